@@ -1,0 +1,83 @@
+// The table of DynamoDB exceptions: the only place that lists exception names, namespaces
+// and statuses (spec/limits.md §1.3).
+#include "model/error.h"
+
+#include <array>
+
+namespace ddbd {
+namespace {
+
+constexpr std::string_view kServiceNs = "com.amazonaws.dynamodb.v20120810#";
+
+constexpr ErrorInfo kErrors[] = {
+    {ErrorCode::kValidation, "com.amazon.coral.validate#ValidationException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kSerialization, "com.amazon.coral.service#SerializationException", 400,
+     MessageMember::kUpperCase},
+    {ErrorCode::kUnknownOperation, "com.amazon.coral.service#UnknownOperationException", 400,
+     MessageMember::kNone},
+    {ErrorCode::kMissingAuthenticationToken,
+     "com.amazon.coral.service#MissingAuthenticationTokenException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kResourceNotFound,
+     "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kResourceInUse, "com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kLimitExceeded, "com.amazonaws.dynamodb.v20120810#LimitExceededException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kConditionalCheckFailed,
+     "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kTransactionCanceled,
+     "com.amazonaws.dynamodb.v20120810#TransactionCanceledException", 400,
+     MessageMember::kUpperCase},
+    {ErrorCode::kItemCollectionSizeLimitExceeded,
+     "com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kInternal, "com.amazonaws.dynamodb.v20120810#InternalServerError", 500,
+     MessageMember::kLowerCase},
+};
+static_assert(std::size(kErrors) == kErrorCodeCount, "a new ErrorCode needs a row");
+
+constexpr bool RowsInCodeOrder() {
+  for (size_t i = 0; i < std::size(kErrors); ++i) {
+    if (static_cast<size_t>(kErrors[i].code) != i) return false;
+  }
+  return true;
+}
+static_assert(RowsInCodeOrder(), "kErrors rows must follow ErrorCode order");
+
+}  // namespace
+
+const ErrorInfo& ErrorInfoFor(ErrorCode code) { return kErrors[static_cast<size_t>(code)]; }
+
+Error Error::Validation(std::string message) {
+  return Error(ErrorCode::kValidation, std::move(message));
+}
+Error Error::Serialization(std::string message) {
+  return Error(ErrorCode::kSerialization, std::move(message));
+}
+Error Error::UnknownOperation() { return Error(ErrorCode::kUnknownOperation, {}); }
+Error Error::MissingAuthenticationToken() {
+  return Error(ErrorCode::kMissingAuthenticationToken, "Request is missing Authentication Token");
+}
+Error Error::ResourceNotFound(std::string message) {
+  return Error(ErrorCode::kResourceNotFound, std::move(message));
+}
+Error Error::ResourceInUse(std::string message) {
+  return Error(ErrorCode::kResourceInUse, std::move(message));
+}
+Error Error::LimitExceeded(std::string message) {
+  return Error(ErrorCode::kLimitExceeded, std::move(message));
+}
+Error Error::ConditionalCheckFailed(std::shared_ptr<const Item> old_item) {
+  Error error(ErrorCode::kConditionalCheckFailed, "The conditional request failed");
+  error.item_ = std::move(old_item);
+  return error;
+}
+Error Error::Internal(std::string message) {
+  return Error(ErrorCode::kInternal, std::move(message));
+}
+
+}  // namespace ddbd

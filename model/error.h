@@ -1,0 +1,73 @@
+// The one error type of ddbd: a DynamoDB exception (code + message) carried as a value.
+// Entry points: Error's factories, one per exception; ErrorInfoFor() maps a code to the
+// `__type` DynamoDB sends and the HTTP status. Formatting to JSON happens only in
+// server/http/error_reply.cc.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace ddbd {
+
+class Item;
+
+enum class ErrorCode : uint8_t {
+  kValidation,
+  kSerialization,
+  kUnknownOperation,
+  kMissingAuthenticationToken,
+  kResourceNotFound,
+  kResourceInUse,
+  kLimitExceeded,
+  kConditionalCheckFailed,
+  kTransactionCanceled,
+  kItemCollectionSizeLimitExceeded,
+  kInternal,
+};
+inline constexpr size_t kErrorCodeCount = 11;
+
+// How the message is carried in the error body: DynamoDB spells the member differently per
+// exception, and some exceptions have no message at all.
+enum class MessageMember : uint8_t { kLowerCase, kUpperCase, kNone };
+
+struct ErrorInfo {
+  ErrorCode code;
+  std::string_view type;  // full `__type`, namespace included
+  int http_status;
+  MessageMember message_member;
+};
+
+const ErrorInfo& ErrorInfoFor(ErrorCode code);
+
+class Error {
+ public:
+  static Error Validation(std::string message);
+  // A SerializationException: without a message when the body is not JSON at all, with one
+  // when a member has the wrong JSON type.
+  static Error Serialization(std::string message = {});
+  static Error UnknownOperation();
+  static Error MissingAuthenticationToken();
+  static Error ResourceNotFound(std::string message = "Requested resource not found");
+  static Error ResourceInUse(std::string message);
+  static Error LimitExceeded(std::string message);
+  static Error ConditionalCheckFailed(std::shared_ptr<const Item> old_item = nullptr);
+  static Error Internal(std::string message = "Internal server error");
+
+  Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
+
+  ErrorCode code() const { return code_; }
+  const std::string& message() const { return message_; }
+  std::string_view type() const { return ErrorInfoFor(code_).type; }
+  int http_status() const { return ErrorInfoFor(code_).http_status; }
+  // The item returned with ConditionalCheckFailedException when the request asked for it.
+  const std::shared_ptr<const Item>& item() const { return item_; }
+
+ private:
+  ErrorCode code_;
+  std::string message_;
+  std::shared_ptr<const Item> item_;
+};
+
+}  // namespace ddbd

@@ -1,0 +1,98 @@
+// TableDef: everything ddbd knows about a table's definition, shared by storage (which
+// persists it in the catalog) and server (which validates against it and renders
+// DescribeTable). Pure data; live statistics (item count, size) are kept by storage.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/attribute_value.h"
+
+namespace ddbd {
+
+// Stored on disk (catalog): never renumber.
+enum class KeyAttributeType : uint8_t { kS = 1, kN = 2, kB = 3 };
+enum class BillingMode : uint8_t { kProvisioned = 1, kPayPerRequest = 2 };
+enum class TableStatus : uint8_t { kCreating = 1, kActive = 2, kDeleting = 3, kUpdating = 4 };
+
+std::string_view KeyAttributeTypeName(KeyAttributeType type);
+AttributeType ToAttributeType(KeyAttributeType type);
+
+struct KeyElement {
+  std::string name;
+  KeyAttributeType type = KeyAttributeType::kS;
+  friend bool operator==(const KeyElement&, const KeyElement&) = default;
+};
+
+struct AttributeDefinition {
+  std::string name;
+  KeyAttributeType type = KeyAttributeType::kS;
+  friend bool operator==(const AttributeDefinition&, const AttributeDefinition&) = default;
+};
+
+struct Throughput {
+  int64_t read_capacity_units = 0;
+  int64_t write_capacity_units = 0;
+  int64_t last_increase_ms = 0;  // 0: never
+  int64_t last_decrease_ms = 0;
+  int64_t decreases_today = 0;
+  friend bool operator==(const Throughput&, const Throughput&) = default;
+};
+
+struct Tag {
+  std::string key;
+  std::string value;
+  friend bool operator==(const Tag&, const Tag&) = default;
+};
+
+struct SseDescription {
+  bool enabled = false;
+  std::string sse_type;  // "KMS" when enabled
+  std::string kms_master_key_id;
+  friend bool operator==(const SseDescription&, const SseDescription&) = default;
+};
+
+struct TableDef {
+  uint64_t id = 0;      // storage id, unique for the lifetime of the database
+  std::string scope;    // isolation namespace; empty when tables are shared
+  std::string name;
+  std::string table_uuid;  // DynamoDB's TableId
+  std::string region;      // region of the ARN, from the creating request
+  KeyElement partition_key;
+  std::optional<KeyElement> sort_key;
+  std::vector<AttributeDefinition> attribute_definitions;
+  BillingMode billing_mode = BillingMode::kPayPerRequest;
+  int64_t billing_mode_updated_ms = 0;
+  Throughput throughput;
+  int64_t creation_time_ms = 0;
+  TableStatus status = TableStatus::kActive;
+  bool deletion_protection = false;
+  std::string table_class = "STANDARD";
+  SseDescription sse;
+  std::vector<Tag> tags;
+
+  std::string Arn() const;
+  friend bool operator==(const TableDef&, const TableDef&) = default;
+};
+
+inline constexpr std::string_view kAccountId = "000000000000";
+
+}  // namespace ddbd
+
+namespace ddbd {
+
+// The primary key of one item: the partition key value and, for tables with a sort key, the
+// sort key value. Values are scalars of the schema's types (validated before they get here).
+struct PrimaryKey {
+  AttributeValue partition;
+  std::optional<AttributeValue> sort;
+  friend bool operator==(const PrimaryKey&, const PrimaryKey&) = default;
+};
+
+// The primary key of `item`. REQUIRES: `item` holds the table's key attributes.
+PrimaryKey KeyOf(const TableDef& table, const AttributeMap& item);
+
+}  // namespace ddbd

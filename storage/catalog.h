@@ -1,0 +1,45 @@
+// Catalog: the tables that exist, by isolation scope and name, kept in memory and persisted
+// through Database. Table definitions are immutable snapshots (shared_ptr<const TableDef>);
+// a change replaces the snapshot, so a request keeps a consistent view while it runs.
+//
+// Entry points: Load, Find, Create, Replace, Drop, ListNames. Thread-safe.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/result.h"
+#include "model/table_def.h"
+#include "storage/database.h"
+
+namespace ddbd::storage {
+
+class Catalog {
+ public:
+  static Result<std::unique_ptr<Catalog>> Load(Database& db);
+
+  // nullptr when no such table exists in `scope`.
+  std::shared_ptr<const TableDef> Find(std::string_view scope, std::string_view name) const;
+  // Assigns the table id and stores the table. ResourceInUseException if the name is taken.
+  Result<std::shared_ptr<const TableDef>> Create(TableDef table);
+  // Stores a changed definition of an existing table (same scope, name and id).
+  Status Replace(const TableDef& table);
+  // Removes the table and all its items.
+  Status Drop(const TableDef& table);
+  // Table names of `scope` in ascending byte order.
+  std::vector<std::string> ListNames(std::string_view scope) const;
+
+ private:
+  explicit Catalog(Database& db) : db_(db) {}
+  using Key = std::pair<std::string, std::string>;  // scope, name
+
+  Database& db_;
+  mutable std::shared_mutex mutex_;
+  std::map<Key, std::shared_ptr<const TableDef>, std::less<>> tables_;
+};
+
+}  // namespace ddbd::storage

@@ -1,0 +1,379 @@
+// RocksDB-backed Database. Two column families: "default" holds the catalog and per-table
+// statistics, "items" holds items under ItemKey. Statistics are adjusted with a merge
+// operator inside each item write's batch, so they are exactly as durable as the items.
+#include "storage/database.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/merge_operator.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
+#include "storage/binary_io.h"
+#include "storage/item_codec.h"
+#include "storage/key_codec.h"
+#include "storage/table_codec.h"
+
+namespace ddbd::storage {
+namespace {
+
+// Catalog keyspace prefixes in the default column family. Stored on disk: never renumber.
+constexpr char kTablePrefix = 'T';  // T scope \0 name → table record
+constexpr char kStatsPrefix = 'S';  // S table-id → 16-byte stats (merge operands)
+constexpr std::string_view kNextTableIdKey = "N";
+constexpr std::string_view kItemsFamily = "items";
+
+Error StorageError(const rocksdb::Status& status) {
+  return Error::Internal("storage error: " + status.ToString());
+}
+
+std::string TableRecordKey(const TableDef& table) {
+  std::string key(1, kTablePrefix);
+  key += table.scope;
+  key.push_back('\0');
+  key += table.name;
+  return key;
+}
+
+std::string StatsKey(uint64_t table_id) {
+  std::string key(1, kStatsPrefix);
+  ByteWriter(key).FixedBigEndian64(table_id);
+  return key;
+}
+
+std::string EncodeStats(int64_t count, int64_t bytes) {
+  std::string out(16, '\0');
+  std::memcpy(out.data(), &count, 8);
+  std::memcpy(out.data() + 8, &bytes, 8);
+  return out;
+}
+
+TableStats DecodeStats(const rocksdb::Slice& slice) {
+  TableStats stats;
+  if (slice.size() == 16) {
+    std::memcpy(&stats.item_count, slice.data(), 8);
+    std::memcpy(&stats.size_bytes, slice.data() + 8, 8);
+  }
+  return stats;
+}
+
+// Adds (count, bytes) deltas.
+class StatsMergeOperator : public rocksdb::AssociativeMergeOperator {
+ public:
+  bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing, const rocksdb::Slice& value,
+             std::string* new_value, rocksdb::Logger*) const override {
+    TableStats base = existing ? DecodeStats(*existing) : TableStats{};
+    TableStats delta = DecodeStats(value);
+    *new_value = EncodeStats(base.item_count + delta.item_count,
+                             base.size_bytes + delta.size_bytes);
+    return true;
+  }
+  const char* Name() const override { return "ddbd.StatsAdd"; }
+};
+
+struct LiveStats {
+  std::atomic<int64_t> item_count{0};
+  std::atomic<int64_t> size_bytes{0};
+};
+
+class RocksItemCursor : public ItemCursor {
+ public:
+  RocksItemCursor(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* family, std::string lower,
+                  std::string upper, bool forward)
+      : lower_(std::move(lower)), upper_(std::move(upper)), forward_(forward) {
+    rocksdb::ReadOptions options;
+    lower_slice_ = rocksdb::Slice(lower_);
+    upper_slice_ = rocksdb::Slice(upper_);
+    options.iterate_lower_bound = &lower_slice_;
+    if (!upper_.empty()) options.iterate_upper_bound = &upper_slice_;
+    iterator_.reset(db->NewIterator(options, family));
+    if (forward_) {
+      iterator_->Seek(lower_slice_);
+    } else if (upper_.empty()) {
+      iterator_->SeekToLast();
+    } else {
+      iterator_->SeekForPrev(upper_slice_);
+      // SeekForPrev lands on the bound itself when it exists; the bound is exclusive.
+      if (iterator_->Valid() && iterator_->key() == upper_slice_) iterator_->Prev();
+    }
+  }
+  bool Valid() const override { return iterator_->Valid(); }
+  void Next() override { forward_ ? iterator_->Next() : iterator_->Prev(); }
+  Result<Item> item() const override {
+    return DecodeItem(std::string_view(iterator_->value().data(), iterator_->value().size()));
+  }
+  std::string key() const override { return iterator_->key().ToString(); }
+  Status status() const override {
+    rocksdb::Status s = iterator_->status();
+    if (!s.ok()) return StorageError(s);
+    return OkStatus();
+  }
+
+ private:
+  std::string lower_, upper_;
+  rocksdb::Slice lower_slice_, upper_slice_;
+  bool forward_;
+  std::unique_ptr<rocksdb::Iterator> iterator_;
+};
+
+// Writers of one item are serialized by a striped lock keyed by the item's storage key.
+constexpr size_t kLockStripes = 4096;
+
+}  // namespace
+
+struct Database::Impl {
+  std::unique_ptr<rocksdb::Env> memory_env;
+  std::unique_ptr<rocksdb::DB> db;
+  rocksdb::ColumnFamilyHandle* catalog = nullptr;  // owned by db (default family)
+  rocksdb::ColumnFamilyHandle* items = nullptr;
+  rocksdb::WriteOptions write_options;
+
+  std::array<std::mutex, kLockStripes> item_locks;
+  std::mutex table_id_mutex;
+  uint64_t next_table_id = 1;
+
+  mutable std::shared_mutex stats_mutex;
+  std::unordered_map<uint64_t, std::unique_ptr<LiveStats>> stats;
+
+  LiveStats& StatsFor(uint64_t table_id) {
+    {
+      std::shared_lock lock(stats_mutex);
+      auto it = stats.find(table_id);
+      if (it != stats.end()) return *it->second;
+    }
+    std::unique_lock lock(stats_mutex);
+    auto& slot = stats[table_id];
+    if (!slot) slot = std::make_unique<LiveStats>();
+    return *slot;
+  }
+
+  ~Impl() {
+    if (db) {
+      if (items) db->DestroyColumnFamilyHandle(items).PermitUncheckedError();
+      db->Close().PermitUncheckedError();
+    }
+  }
+};
+
+Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Database::~Database() = default;
+
+Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  rocksdb::Options db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.max_background_jobs = 2;
+  db_options.max_open_files = 512;
+  std::string path = options.path;
+  if (options.in_memory) {
+    impl->memory_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+    db_options.env = impl->memory_env.get();
+    path = "/ddbd-in-memory";
+    impl->write_options.disableWAL = true;
+  }
+
+  rocksdb::BlockBasedTableOptions table_options;
+  table_options.block_cache = rocksdb::NewLRUCache(32 << 20);
+  table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  rocksdb::ColumnFamilyOptions catalog_options(db_options);
+  catalog_options.merge_operator = std::make_shared<StatsMergeOperator>();
+  rocksdb::ColumnFamilyOptions item_options(db_options);
+  item_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
+  item_options.write_buffer_size = 32 << 20;
+
+  std::vector<rocksdb::ColumnFamilyDescriptor> families = {
+      {rocksdb::kDefaultColumnFamilyName, catalog_options},
+      {std::string(kItemsFamily), item_options},
+  };
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status status = rocksdb::DB::Open(db_options, path, families, &handles, &raw);
+  if (!status.ok()) return StorageError(status);
+  impl->db.reset(raw);
+  impl->catalog = raw->DefaultColumnFamily();
+  // The default handle returned by Open is not the one DefaultColumnFamily() owns.
+  raw->DestroyColumnFamilyHandle(handles[0]).PermitUncheckedError();
+  impl->items = handles[1];
+
+  std::string next_id;
+  status = raw->Get(rocksdb::ReadOptions(), impl->catalog, kNextTableIdKey, &next_id);
+  if (status.ok()) {
+    ByteReader reader(next_id);
+    impl->next_table_id = reader.FixedBigEndian64();
+  } else if (!status.IsNotFound()) {
+    return StorageError(status);
+  }
+
+  std::unique_ptr<rocksdb::Iterator> it(raw->NewIterator(rocksdb::ReadOptions(), impl->catalog));
+  for (it->Seek(std::string(1, kStatsPrefix)); it->Valid() && it->key()[0] == kStatsPrefix;
+       it->Next()) {
+    ByteReader reader(std::string_view(it->key().data() + 1, it->key().size() - 1));
+    uint64_t table_id = reader.FixedBigEndian64();
+    TableStats stats = DecodeStats(it->value());
+    LiveStats& live = impl->StatsFor(table_id);
+    live.item_count = stats.item_count;
+    live.size_bytes = stats.size_bytes;
+  }
+  if (!it->status().ok()) return StorageError(it->status());
+  return std::unique_ptr<Database>(new Database(std::move(impl)));
+}
+
+Result<std::vector<TableDef>> Database::LoadTables() {
+  std::vector<TableDef> tables;
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->catalog));
+  for (it->Seek(std::string(1, kTablePrefix)); it->Valid() && it->key()[0] == kTablePrefix;
+       it->Next()) {
+    DDBD_ASSIGN_OR_RETURN(TableDef table, DecodeTableDef(std::string_view(
+                                              it->value().data(), it->value().size())));
+    tables.push_back(std::move(table));
+  }
+  if (!it->status().ok()) return StorageError(it->status());
+  return tables;
+}
+
+Result<uint64_t> Database::AllocateTableId() {
+  std::lock_guard lock(impl_->table_id_mutex);
+  uint64_t id = impl_->next_table_id;
+  std::string value;
+  ByteWriter(value).FixedBigEndian64(id + 1);
+  rocksdb::Status status =
+      impl_->db->Put(impl_->write_options, impl_->catalog, kNextTableIdKey, value);
+  if (!status.ok()) return StorageError(status);
+  impl_->next_table_id = id + 1;
+  return id;
+}
+
+Status Database::PutTable(const TableDef& table) {
+  rocksdb::Status status = impl_->db->Put(impl_->write_options, impl_->catalog,
+                                          TableRecordKey(table), EncodeTableDef(table));
+  if (!status.ok()) return StorageError(status);
+  return OkStatus();
+}
+
+Status Database::DropTable(const TableDef& table) {
+  rocksdb::WriteBatch batch;
+  batch.Delete(impl_->catalog, TableRecordKey(table));
+  batch.Delete(impl_->catalog, StatsKey(table.id));
+  batch.DeleteRange(impl_->items, TablePrefix(table.id), TablePrefix(table.id + 1));
+  rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
+  if (!status.ok()) return StorageError(status);
+  std::unique_lock lock(impl_->stats_mutex);
+  impl_->stats.erase(table.id);
+  return OkStatus();
+}
+
+TableStats Database::Stats(uint64_t table_id) const {
+  std::shared_lock lock(impl_->stats_mutex);
+  auto it = impl_->stats.find(table_id);
+  if (it == impl_->stats.end()) return {};
+  return {it->second->item_count.load(), it->second->size_bytes.load()};
+}
+
+Result<std::optional<Item>> Database::GetItem(const TableDef& table, const PrimaryKey& key) {
+  rocksdb::PinnableSlice value;
+  rocksdb::Status status =
+      impl_->db->Get(rocksdb::ReadOptions(), impl_->items, ItemKey(table.id, key), &value);
+  if (status.IsNotFound()) return std::optional<Item>();
+  if (!status.ok()) return StorageError(status);
+  DDBD_ASSIGN_OR_RETURN(Item item, DecodeItem(std::string_view(value.data(), value.size())));
+  return std::optional<Item>(std::move(item));
+}
+
+Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> writes) {
+  std::vector<std::string> keys;
+  std::vector<size_t> stripes;
+  keys.reserve(writes.size());
+  for (const auto& write : writes) {
+    keys.push_back(ItemKey(write.table->id, write.key));
+    stripes.push_back(XXH64(keys.back().data(), keys.back().size(), 1) % kLockStripes);
+  }
+  // Taking stripes in ascending order makes concurrent multi-item writes deadlock-free.
+  std::sort(stripes.begin(), stripes.end());
+  stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
+  std::vector<std::unique_lock<std::mutex>> locks;
+  locks.reserve(stripes.size());
+  for (size_t stripe : stripes) locks.emplace_back(impl_->item_locks[stripe]);
+
+  rocksdb::WriteBatch batch;
+  std::vector<WriteOutcome> outcomes(writes.size());
+  std::vector<std::pair<LiveStats*, TableStats>> deltas;
+  for (size_t i = 0; i < writes.size(); ++i) {
+    DDBD_ASSIGN_OR_RETURN(outcomes[i].old_item, GetItem(*writes[i].table, writes[i].key));
+    DDBD_ASSIGN_OR_RETURN(outcomes[i].new_item, writes[i].compute(outcomes[i].old_item));
+    const auto& old_item = outcomes[i].old_item;
+    const auto& new_item = outcomes[i].new_item;
+    if (new_item) {
+      batch.Put(impl_->items, keys[i], EncodeItem(*new_item));
+    } else if (old_item) {
+      batch.Delete(impl_->items, keys[i]);
+    } else {
+      continue;  // deleting an absent item changes nothing
+    }
+    TableStats delta{(new_item ? 1 : 0) - (old_item ? 1 : 0),
+                     static_cast<int64_t>(new_item ? ItemSize(*new_item) : 0) -
+                         static_cast<int64_t>(old_item ? ItemSize(*old_item) : 0)};
+    batch.Merge(impl_->catalog, StatsKey(writes[i].table->id),
+                EncodeStats(delta.item_count, delta.size_bytes));
+    deltas.emplace_back(&impl_->StatsFor(writes[i].table->id), delta);
+  }
+  if (batch.Count() > 0) {
+    rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
+    if (!status.ok()) return StorageError(status);
+  }
+  for (auto& [live, delta] : deltas) {
+    live->item_count += delta.item_count;
+    live->size_bytes += delta.size_bytes;
+  }
+  return outcomes;
+}
+
+std::unique_ptr<ItemCursor> Database::ScanPartition(const TableDef& table,
+                                                    const AttributeValue& partition,
+                                                    const SortKeyRange& range, bool forward) {
+  const std::string prefix = PartitionPrefix(table.id, partition);
+  std::string lower = prefix;
+  std::string upper = PrefixSuccessor(prefix);
+  if (range.lower) {
+    lower = prefix;
+    EncodeKeyValue(range.lower->value, lower);
+    // Encodings are prefix-free, so appending a zero byte skips exactly the bound itself.
+    if (!range.lower->inclusive) lower.push_back('\0');
+  }
+  if (range.upper) {
+    upper = prefix;
+    EncodeKeyValue(range.upper->value, upper);
+    if (range.upper->inclusive) upper.push_back('\0');
+  }
+  return std::make_unique<RocksItemCursor>(impl_->db.get(), impl_->items, std::move(lower),
+                                           std::move(upper), forward);
+}
+
+std::unique_ptr<ItemCursor> Database::ScanHashRange(
+    const TableDef& table, uint64_t hash_begin, uint64_t hash_end,
+    const std::optional<std::string>& exclusive_start) {
+  std::string lower = HashPrefix(table.id, hash_begin);
+  if (exclusive_start && *exclusive_start + '\0' > lower) lower = *exclusive_start + '\0';
+  std::string upper = hash_end == UINT64_MAX ? TablePrefix(table.id + 1)
+                                             : HashPrefix(table.id, hash_end + 1);
+  return std::make_unique<RocksItemCursor>(impl_->db.get(), impl_->items, std::move(lower),
+                                           std::move(upper), true);
+}
+
+Status Database::Flush() {
+  rocksdb::Status status = impl_->db->FlushWAL(/*sync=*/true);
+  if (!status.ok() && !status.IsNotSupported()) return StorageError(status);
+  return OkStatus();
+}
+
+}  // namespace ddbd::storage

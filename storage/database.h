@@ -1,0 +1,113 @@
+// Database: ddbd's RocksDB store: the catalog of tables, items, and live per-table
+// statistics. The only place that includes RocksDB. Layout in storage/FORMAT.md.
+//
+// Entry points: Open; catalog records (AllocateTableId, PutTable, DropTable, LoadTables);
+// GetItem; WriteItems (read-modify-write of one or more items, atomic, serialized per item);
+// ScanPartition / ScanHashRange (ordered iteration for Query and Scan).
+//
+// Thread-safety: all methods may be called concurrently.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/attribute_value.h"
+#include "model/result.h"
+#include "model/table_def.h"
+
+namespace ddbd::storage {
+
+struct OpenOptions {
+  std::string path;        // data directory; ignored when in_memory
+  bool in_memory = false;  // everything in RAM, nothing on disk
+};
+
+struct TableStats {
+  int64_t item_count = 0;
+  int64_t size_bytes = 0;  // Σ item sizes by DynamoDB's measure
+};
+
+// One item write of a WriteItems call. `compute` gets the current item (if any) and returns
+// the item to store, or nullopt to delete it; it must be free of side effects because it
+// runs under the item's lock and its result may be discarded. An error aborts the whole call.
+struct ItemWrite {
+  const TableDef* table = nullptr;
+  PrimaryKey key;
+  std::function<Result<std::optional<Item>>(const std::optional<Item>& old)> compute;
+};
+
+struct WriteOutcome {
+  std::optional<Item> old_item;
+  std::optional<Item> new_item;
+};
+
+// Bounds on the sort key inside one partition; absent bounds are open.
+struct SortKeyRange {
+  struct Bound {
+    AttributeValue value;
+    bool inclusive = true;
+  };
+  std::optional<Bound> lower;
+  std::optional<Bound> upper;
+};
+
+class ItemCursor;
+
+class Database {
+ public:
+  static Result<std::unique_ptr<Database>> Open(const OpenOptions& options);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // Catalog.
+  Result<std::vector<TableDef>> LoadTables();
+  Result<uint64_t> AllocateTableId();
+  Status PutTable(const TableDef& table);
+  // Removes the table's record, items and statistics in O(1) (range deletion).
+  Status DropTable(const TableDef& table);
+  TableStats Stats(uint64_t table_id) const;
+
+  // Items.
+  Result<std::optional<Item>> GetItem(const TableDef& table, const PrimaryKey& key);
+  // Applies all writes atomically in one batch, holding every item's lock meanwhile.
+  // REQUIRES: no two writes name the same item.
+  Result<std::vector<WriteOutcome>> WriteItems(std::vector<ItemWrite> writes);
+
+  std::unique_ptr<ItemCursor> ScanPartition(const TableDef& table, const AttributeValue& partition,
+                                            const SortKeyRange& range, bool forward);
+  // Items whose partition hash lies in [hash_begin, hash_end] (inclusive), in Scan order,
+  // starting after `exclusive_start` (an ItemKey) when given.
+  std::unique_ptr<ItemCursor> ScanHashRange(const TableDef& table, uint64_t hash_begin,
+                                            uint64_t hash_end,
+                                            const std::optional<std::string>& exclusive_start);
+
+  // Flushes memtables and syncs the WAL; called on clean shutdown.
+  Status Flush();
+
+ private:
+  struct Impl;
+  explicit Database(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Ordered iteration over items. Not thread-safe; use from one thread.
+class ItemCursor {
+ public:
+  virtual ~ItemCursor() = default;
+  virtual bool Valid() const = 0;
+  virtual void Next() = 0;
+  // The current item, decoded. REQUIRES: Valid().
+  virtual Result<Item> item() const = 0;
+  // The current storage key (ItemKey layout). REQUIRES: Valid().
+  virtual std::string key() const = 0;
+  // An I/O error that ended the iteration early, if any.
+  virtual Status status() const = 0;
+};
+
+}  // namespace ddbd::storage

@@ -1,0 +1,39 @@
+// Order-preserving, self-delimiting encodings of key values, and the RocksDB keys built from
+// them (layout in storage/FORMAT.md). Entry points: EncodeKeyValue, PartitionHash,
+// ItemKey, PartitionPrefix, TablePrefix.
+//
+// The byte order of EncodeKeyValue equals DynamoDB's order for values of one type: strings
+// and binaries by unsigned bytes, numbers numerically. Every encoding is self-delimiting, so
+// a partition key can be followed by a sort key and a prefix never matches a longer key.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/attribute_value.h"
+#include "model/table_def.h"
+
+namespace ddbd::storage {
+
+// REQUIRES: `value` is an S, N (canonical) or B value.
+void EncodeKeyValue(const AttributeValue& value, std::string& out);
+std::string EncodeKeyValue(const AttributeValue& value);
+
+// A partition's position in Scan order: 64-bit hash of the encoded partition key.
+uint64_t PartitionHash(std::string_view encoded_partition_key);
+
+// table id ‖ hash64(pk) ‖ enc(pk): every item of one partition starts with this.
+std::string PartitionPrefix(uint64_t table_id, const AttributeValue& partition_key);
+// PartitionPrefix ‖ enc(sk).
+std::string ItemKey(uint64_t table_id, const PrimaryKey& key);
+// table id: every item of one table starts with this.
+std::string TablePrefix(uint64_t table_id);
+// table id ‖ hash (8 bytes each): where a hash range starts.
+std::string HashPrefix(uint64_t table_id, uint64_t hash);
+
+// The smallest key greater than every key starting with `prefix`; empty if none exists.
+std::string PrefixSuccessor(std::string_view prefix);
+
+}  // namespace ddbd::storage
