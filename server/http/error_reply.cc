@@ -1,0 +1,27 @@
+// The only place that turns an Error into DynamoDB's JSON error body.
+#include "model/attribute_value.h"
+#include "server/http/exchange.h"
+#include "server/wire/attribute_value_json.h"
+#include "server/wire/json_writer.h"
+
+namespace ddbd::server::http {
+
+std::string RenderErrorBody(const Error& error) {
+  wire::JsonWriter out;
+  out.BeginObject().Key("__type").String(error.type());
+  const ErrorInfo& info = ErrorInfoFor(error.code());
+  bool has_message = !error.message().empty();
+  if (info.message_member == MessageMember::kLowerCase && has_message) {
+    out.Key("message").String(error.message());
+  } else if (info.message_member == MessageMember::kUpperCase && has_message) {
+    out.Key("Message").String(error.message());
+  }
+  if (error.item()) {
+    out.Key("Item");
+    wire::WriteAttributeMap(out, *error.item());
+  }
+  out.EndObject();
+  return out.Take();
+}
+
+}  // namespace ddbd::server::http

@@ -1,0 +1,45 @@
+// The HTTP front end's transport-independent core: one request in, one reply out, following
+// DynamoDB's order of checks (spec/limits.md §1.4). The Beast session (server.cc) only moves
+// bytes; tests drive HandleExchange directly.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/error.h"
+#include "server/service.h"
+
+namespace ddbd::server::http {
+
+struct HttpRequest {
+  std::string method;  // "POST", "GET", …
+  std::string path;
+  std::string content_type;
+  std::string content_encoding;
+  std::string target;  // X-Amz-Target
+  std::string authorization;
+  std::string host;
+  std::string origin;
+  std::string access_control_request_headers;
+  std::string access_control_request_method;
+  std::string body;
+};
+
+struct HttpReply {
+  int status = 200;
+  std::string content_type;  // empty: no Content-Type header
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;  // besides the standard ones
+};
+
+// Processes one request. Never throws.
+HttpReply HandleExchange(Service& service, HttpRequest& request);
+
+// The JSON body of an error reply, with the message under the member DynamoDB uses.
+std::string RenderErrorBody(const Error& error);
+
+// 52 characters of [A-Z0-9], like DynamoDB's request ids.
+std::string NewRequestId();
+
+}  // namespace ddbd::server::http

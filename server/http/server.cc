@@ -1,0 +1,179 @@
+// Beast plumbing: accept loop and per-connection sessions. Protocol decisions are in
+// exchange.cc; this file only converts between Beast messages and HttpRequest/HttpReply.
+#include "server/http/server.h"
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <chrono>
+#include <ctime>
+#include <thread>
+#include <vector>
+
+#include "server/http/exchange.h"
+
+namespace ddbd::server::http {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+using tcp = asio::ip::tcp;
+
+constexpr size_t kBodyLimit = 16 * 1024 * 1024;
+constexpr uint32_t kHeaderLimit = 16 * 1024;
+constexpr auto kIdleTimeout = std::chrono::seconds(300);
+
+std::string HttpDate() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[64];
+  size_t n = std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  return std::string(buf, n);
+}
+
+std::string Header(const bhttp::request<bhttp::string_body>& req, std::string_view name) {
+  auto it = req.find(beast::string_view(name.data(), name.size()));
+  return it == req.end() ? std::string() : std::string(it->value());
+}
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, Service& service) : stream_(std::move(socket)), service_(service) {}
+
+  void Start() {
+    asio::dispatch(stream_.get_executor(),
+                   beast::bind_front_handler(&Session::Read, shared_from_this()));
+  }
+
+ private:
+  void Read() {
+    parser_.emplace();
+    parser_->body_limit(kBodyLimit);
+    parser_->header_limit(kHeaderLimit);
+    stream_.expires_after(kIdleTimeout);
+    bhttp::async_read(stream_, buffer_, *parser_,
+                      beast::bind_front_handler(&Session::OnRead, shared_from_this()));
+  }
+
+  void OnRead(beast::error_code ec, size_t) {
+    if (ec == bhttp::error::body_limit) return Fail(413);
+    if (ec == bhttp::error::header_limit || ec == bhttp::error::buffer_overflow) return Fail(400);
+    if (ec) return Close();
+    auto request = parser_->release();
+    HttpRequest in;
+    in.method = std::string(request.method_string());
+    in.path = std::string(request.target());
+    in.content_type = Header(request, "Content-Type");
+    in.content_encoding = Header(request, "Content-Encoding");
+    in.target = Header(request, "X-Amz-Target");
+    in.authorization = Header(request, "Authorization");
+    in.host = Header(request, "Host");
+    in.origin = Header(request, "Origin");
+    in.access_control_request_headers = Header(request, "Access-Control-Request-Headers");
+    in.access_control_request_method = Header(request, "Access-Control-Request-Method");
+    in.body = std::move(request.body());
+    HttpReply reply = HandleExchange(service_, in);
+    Send(std::move(reply), request.keep_alive(), request.version());
+  }
+
+  void Send(HttpReply reply, bool keep_alive, unsigned version) {
+    auto response = std::make_shared<bhttp::response<bhttp::string_body>>(
+        static_cast<bhttp::status>(reply.status), version);
+    response->set(bhttp::field::server, "ddbd");
+    response->set(bhttp::field::date, HttpDate());
+    if (!reply.content_type.empty()) response->set(bhttp::field::content_type, reply.content_type);
+    for (auto& [name, value] : reply.headers) response->set(name, value);
+    response->body() = std::move(reply.body);
+    response->keep_alive(keep_alive);
+    response->prepare_payload();
+    bhttp::async_write(stream_, *response,
+                       [self = shared_from_this(), response](beast::error_code ec, size_t) {
+                         if (ec || !response->keep_alive()) return self->Close();
+                         self->Read();
+                       });
+  }
+
+  // Answers a request that could not be read whole, then closes the connection.
+  void Fail(int status) {
+    HttpReply reply{status, "", "", {}};
+    reply.headers.emplace_back("x-amzn-RequestId", NewRequestId());
+    Send(std::move(reply), false, 11);
+  }
+
+  void Close() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  Service& service_;
+};
+
+}  // namespace
+
+struct HttpServer::Impl {
+  Impl(Service& s, ServerOptions o)
+      : service(s), options(std::move(o)), io(options.threads), acceptor(io) {}
+
+  void Accept() {
+    acceptor.async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
+      if (!acceptor.is_open()) return;
+      if (!ec) {
+        socket.set_option(tcp::no_delay(true), ec);
+        std::make_shared<Session>(std::move(socket), service)->Start();
+      }
+      Accept();
+    });
+  }
+
+  Service& service;
+  ServerOptions options;
+  asio::io_context io;
+  tcp::acceptor acceptor;
+};
+
+HttpServer::HttpServer(Service& service, ServerOptions options)
+    : impl_(std::make_unique<Impl>(service, std::move(options))) {}
+HttpServer::~HttpServer() = default;
+
+Status HttpServer::Start() {
+  beast::error_code ec;
+  auto address = asio::ip::make_address(impl_->options.address, ec);
+  if (ec) return Error::Internal("invalid listen address: " + impl_->options.address);
+  tcp::endpoint endpoint(address, impl_->options.port);
+  auto& acceptor = impl_->acceptor;
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return Error::Internal("cannot listen on " + impl_->options.address + ":" +
+                           std::to_string(impl_->options.port) + ": " + ec.message());
+  }
+  impl_->Accept();
+  return OkStatus();
+}
+
+uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+void HttpServer::Run() {
+  std::vector<std::thread> threads;
+  for (int i = 1; i < impl_->options.threads; ++i) threads.emplace_back([this] { impl_->io.run(); });
+  impl_->io.run();
+  for (auto& t : threads) t.join();
+}
+
+void HttpServer::Stop() {
+  asio::post(impl_->io, [this] {
+    beast::error_code ec;
+    impl_->acceptor.close(ec);
+    impl_->io.stop();
+  });
+}
+
+}  // namespace ddbd::server::http

@@ -1,0 +1,72 @@
+// ddbd's entry point: parse options, open the database, serve until SIGINT/SIGTERM, then
+// flush and close so that every acknowledged write is on disk.
+#include <csignal>
+#include <cstdio>
+#include <pthread.h>
+#include <thread>
+
+#include "server/http/server.h"
+#include "server/options.h"
+#include "storage/catalog.h"
+#include "storage/database.h"
+
+using namespace ddbd;
+
+int main(int argc, char** argv) {
+  Result<server::CommandLine> parsed =
+      server::ParseCommandLine(std::vector<std::string>(argv + 1, argv + argc));
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "ddbd: %s\n\n%s", parsed.error().message().c_str(),
+                 server::UsageText().c_str());
+    return 2;
+  }
+  server::CommandLine& cl = *parsed;
+  if (cl.help) {
+    std::fputs(server::UsageText().c_str(), stdout);
+    return 0;
+  }
+
+  // Signals are taken by a dedicated thread; every other thread inherits the blocked mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  auto db = storage::Database::Open(cl.storage);
+  if (!db.ok()) {
+    std::fprintf(stderr, "ddbd: cannot open database: %s\n", db.error().message().c_str());
+    return 1;
+  }
+  auto catalog = storage::Catalog::Load(**db);
+  if (!catalog.ok()) {
+    std::fprintf(stderr, "ddbd: cannot load catalog: %s\n", catalog.error().message().c_str());
+    return 1;
+  }
+  server::Service service(**db, **catalog, cl.service);
+  server::http::HttpServer http(service, cl.server);
+  if (Status started = http.Start(); !started.ok()) {
+    std::fprintf(stderr, "ddbd: %s\n", started.error().message().c_str());
+    return 1;
+  }
+  for (const auto& note : cl.notes) std::fprintf(stderr, "ddbd: %s\n", note.c_str());
+  std::fprintf(stderr, "ddbd: listening on %s:%u; storage: %s; isolation: %s\n",
+               cl.server.address.c_str(), http.port(),
+               cl.storage.in_memory ? "in memory" : cl.storage.path.c_str(),
+               cl.service.isolation.Describe().c_str());
+
+  std::thread signal_thread([&] {
+    int received = 0;
+    sigwait(&signals, &received);
+    std::fprintf(stderr, "ddbd: signal %d, shutting down\n", received);
+    http.Stop();
+  });
+  http.Run();
+  signal_thread.join();
+  if (Status flushed = (*db)->Flush(); !flushed.ok()) {
+    std::fprintf(stderr, "ddbd: %s\n", flushed.error().message().c_str());
+    return 1;
+  }
+  return 0;
+}

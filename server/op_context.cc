@@ -1,0 +1,35 @@
+// Table lookup for handlers.
+#include "server/op_context.h"
+
+namespace ddbd::server {
+namespace {
+
+// "arn:aws:dynamodb:<region>:<account>:table/<name>" → "<name>"; a plain name is returned as is.
+std::string_view TableNameOf(std::string_view name_or_arn) {
+  if (name_or_arn.substr(0, 4) != "arn:") return name_or_arn;
+  size_t slash = name_or_arn.find(":table/");
+  if (slash == std::string_view::npos) return name_or_arn;
+  std::string_view rest = name_or_arn.substr(slash + 7);
+  return rest.substr(0, rest.find('/'));
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const TableDef>> OpContext::FindTable(std::string_view name_or_arn) {
+  auto table = catalog().Find(scope_, TableNameOf(name_or_arn));
+  if (!table) return Error::ResourceNotFound();
+  return table;
+}
+
+Result<std::shared_ptr<const TableDef>> OpContext::FindTableForControl(
+    std::string_view name_or_arn) {
+  std::string_view name = TableNameOf(name_or_arn);
+  auto table = catalog().Find(scope_, name);
+  if (!table) {
+    return Error::ResourceNotFound("Requested resource not found: Table: " + std::string(name) +
+                                   " not found");
+  }
+  return table;
+}
+
+}  // namespace ddbd::server

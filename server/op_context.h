@@ -1,0 +1,57 @@
+// OpContext and Request: everything an operation handler gets. A handler has the signature
+// `Result<std::string> Op(OpContext&, const Request&)` and returns the response body.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "model/result.h"
+#include "model/table_def.h"
+#include "server/service.h"
+#include "server/wire/json_reader.h"
+
+namespace ddbd::server {
+
+struct Request {
+  wire::JsonObject body;
+};
+
+class OpContext {
+ public:
+  OpContext(Service& service, std::string scope, std::string region, std::string host = {})
+      : service_(service),
+        scope_(std::move(scope)),
+        region_(std::move(region)),
+        host_(std::move(host)) {}
+
+  storage::Database& db() { return service_.db(); }
+  storage::Catalog& catalog() { return service_.catalog(); }
+  const ServiceOptions& options() const { return service_.options(); }
+  // The isolation namespace of this request's tables.
+  const std::string& scope() const { return scope_; }
+  // The region this request was signed for (ARNs, endpoints).
+  const std::string& region() const { return region_; }
+  // The Host header the client sent (what DescribeEndpoints hands back).
+  const std::string& host() const { return host_; }
+  int64_t NowMs() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+
+  // A table for a data-plane operation, by name or ARN: ResourceNotFoundException
+  // "Requested resource not found" when it does not exist.
+  Result<std::shared_ptr<const TableDef>> FindTable(std::string_view name_or_arn);
+  // The same for control-plane operations, whose message names the table.
+  Result<std::shared_ptr<const TableDef>> FindTableForControl(std::string_view name_or_arn);
+
+ private:
+  Service& service_;
+  std::string scope_;
+  std::string region_;
+  std::string host_;
+};
+
+}  // namespace ddbd::server

@@ -1,0 +1,216 @@
+// Shared handler pieces. Key messages follow spec/limits.md §4.
+#include "server/ops/common.h"
+
+#include <cmath>
+
+namespace ddbd::server::ops {
+namespace {
+
+constexpr size_t kMaxPartitionKeyBytes = 2048;
+constexpr size_t kMaxSortKeyBytes = 1024;
+constexpr std::string_view kKeyMismatch = "The provided key element does not match the schema";
+
+std::string EnumList(std::initializer_list<std::string_view> allowed) {
+  std::string out = "[";
+  bool first = true;
+  for (auto value : allowed) {
+    if (!first) out += ", ";
+    out += value;
+    first = false;
+  }
+  return out + "]";
+}
+
+// Empty-value and size rules of one key attribute value.
+Status CheckKeyValue(const AttributeValue& value, std::string_view name, bool is_partition) {
+  if (value.type() != AttributeType::kN && value.scalar().empty()) {
+    return Error::Validation(
+        std::string("One or more parameter values are not valid. The AttributeValue for a key "
+                    "attribute cannot contain an empty ") +
+        (value.type() == AttributeType::kB ? "binary" : "string") + " value. Key: " +
+        std::string(name));
+  }
+  if (value.type() == AttributeType::kN) return OkStatus();
+  if (is_partition && value.scalar().size() > kMaxPartitionKeyBytes) {
+    return Error::Validation(
+        "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size "
+        "limit of2048 bytes");
+  }
+  if (!is_partition && value.scalar().size() > kMaxSortKeyBytes) {
+    return Error::Validation(
+        "One or more parameter values were invalid: Aggregated size of all range keys has "
+        "exceeded the size limit of 1024 bytes");
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<std::string_view> ReadTableName(wire::JsonObject body, wire::ConstraintErrors& errors,
+                                       std::string_view path) {
+  DDBD_ASSIGN_OR_RETURN(std::optional<std::string_view> name, wire::GetString(body, "TableName"));
+  if (!name) {
+    errors.NotNull(path);
+    return std::string_view();
+  }
+  if (name->substr(0, 4) == "arn:") {
+    if (name->size() > 1024) errors.LengthAtMost(*name, path, 1024);
+  } else {
+    errors.TableName(*name, path, 1024);
+  }
+  return *name;
+}
+
+Result<std::optional<std::string_view>> ReadEnum(wire::JsonObject body, std::string_view member,
+                                                 std::string_view path,
+                                                 std::initializer_list<std::string_view> allowed,
+                                                 wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(std::optional<std::string_view> value, wire::GetString(body, member));
+  if (!value) return value;
+  for (auto candidate : allowed) {
+    if (candidate == *value) return value;
+  }
+  errors.Enum(*value, path, EnumList(allowed));
+  return std::optional<std::string_view>();
+}
+
+Result<CapacityDetail> ReadReturnConsumedCapacity(wire::JsonObject body,
+                                                  wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto value, ReadEnum(body, "ReturnConsumedCapacity",
+                                             "returnConsumedCapacity",
+                                             {"INDEXES", "TOTAL", "NONE"}, errors));
+  if (value == "TOTAL") return CapacityDetail::kTotal;
+  if (value == "INDEXES") return CapacityDetail::kIndexes;
+  return CapacityDetail::kNone;
+}
+
+Result<ReturnValues> ReadReturnValues(wire::JsonObject body, wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto value,
+                        ReadEnum(body, "ReturnValues", "returnValues",
+                                 {"NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"},
+                                 errors));
+  if (value == "ALL_OLD") return ReturnValues::kAllOld;
+  if (value == "UPDATED_OLD") return ReturnValues::kUpdatedOld;
+  if (value == "ALL_NEW") return ReturnValues::kAllNew;
+  if (value == "UPDATED_NEW") return ReturnValues::kUpdatedNew;
+  return ReturnValues::kNone;
+}
+
+Status ReadReturnItemCollectionMetrics(wire::JsonObject body, wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto value, ReadEnum(body, "ReturnItemCollectionMetrics",
+                                             "returnItemCollectionMetrics", {"SIZE", "NONE"},
+                                             errors));
+  (void)value;
+  return OkStatus();
+}
+
+Result<PrimaryKey> KeyFromParameter(const TableDef& table, const AttributeMap& key) {
+  const size_t expected = table.sort_key ? 2 : 1;
+  if (key.size() != expected) return Error::Validation(std::string(kKeyMismatch));
+  auto find = [&](const KeyElement& element) -> const AttributeValue* {
+    auto it = key.find(element.name);
+    if (it == key.end() || it->second.type() != ToAttributeType(element.type)) return nullptr;
+    return &it->second;
+  };
+  const AttributeValue* partition = find(table.partition_key);
+  const AttributeValue* sort = table.sort_key ? find(*table.sort_key) : nullptr;
+  if (!partition || (table.sort_key && !sort)) return Error::Validation(std::string(kKeyMismatch));
+  DDBD_RETURN_IF_ERROR(CheckKeyValue(*partition, table.partition_key.name, true));
+  PrimaryKey result{*partition, std::nullopt};
+  if (sort) {
+    DDBD_RETURN_IF_ERROR(CheckKeyValue(*sort, table.sort_key->name, false));
+    result.sort = *sort;
+  }
+  return result;
+}
+
+Result<PrimaryKey> KeyFromItem(const TableDef& table, const AttributeMap& item) {
+  PrimaryKey result;
+  for (const KeyElement* element : {&table.partition_key,
+                                    table.sort_key ? &*table.sort_key : nullptr}) {
+    if (!element) continue;
+    auto it = item.find(element->name);
+    if (it == item.end()) {
+      return Error::Validation("One or more parameter values were invalid: Missing the key " +
+                               element->name + " in the item");
+    }
+    if (it->second.type() != ToAttributeType(element->type)) {
+      return Error::Validation("One or more parameter values were invalid: Type mismatch for key " +
+                               element->name + " expected: " +
+                               std::string(KeyAttributeTypeName(element->type)) +
+                               " actual: " + std::string(TypeName(it->second.type())));
+    }
+    const bool is_partition = element == &table.partition_key;
+    DDBD_RETURN_IF_ERROR(CheckKeyValue(it->second, element->name, is_partition));
+    if (is_partition) {
+      result.partition = it->second;
+    } else {
+      result.sort = it->second;
+    }
+  }
+  return result;
+}
+
+Status CheckItemSize(const AttributeMap& item) {
+  if (ItemSize(item) > kMaxItemBytes) {
+    return Error::Validation("Item size has exceeded the maximum allowed size");
+  }
+  return OkStatus();
+}
+
+double WriteUnits(const std::optional<Item>& old_item, const std::optional<Item>& new_item) {
+  size_t bytes = std::max(old_item ? ItemSize(*old_item) : 0, new_item ? ItemSize(*new_item) : 0);
+  return std::max<double>(1, std::ceil(static_cast<double>(bytes) / 1024));
+}
+
+double ReadUnits(size_t bytes, bool consistent) {
+  double units = std::max<double>(1, std::ceil(static_cast<double>(bytes) / 4096));
+  return consistent ? units : units / 2;
+}
+
+Result<std::optional<std::vector<Tag>>> ReadTags(wire::JsonObject body,
+                                                 wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto array, wire::GetArray(body, "Tags"));
+  if (!array) return std::optional<std::vector<Tag>>();
+  std::vector<Tag> tags;
+  size_t index = 0;
+  for (wire::JsonValue element : *array) {
+    ++index;
+    const std::string path = "tags." + std::to_string(index) + ".member";
+    DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(element));
+    DDBD_ASSIGN_OR_RETURN(auto key, wire::GetString(object, "Key"));
+    DDBD_ASSIGN_OR_RETURN(auto value, wire::GetString(object, "Value"));
+    if (!key) {
+      errors.NotNull(path + ".key");
+    } else if (key->empty()) {
+      errors.LengthAtLeast(*key, path + ".key", 1);
+    } else if (key->size() > 128) {
+      errors.LengthAtMost(*key, path + ".key", 128);
+    }
+    if (!value) {
+      errors.NotNull(path + ".value");
+    } else if (value->size() > 256) {
+      errors.LengthAtMost(*value, path + ".value", 256);
+    }
+    tags.push_back(Tag{std::string(key.value_or("")), std::string(value.value_or(""))});
+  }
+  return std::optional<std::vector<Tag>>(std::move(tags));
+}
+
+void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
+                           std::string_view table_name, double units, bool is_write) {
+  if (detail == CapacityDetail::kNone) return;
+  out.BeginObject();
+  out.Key("TableName").String(table_name);
+  out.Key("CapacityUnits").Capacity(units);
+  out.Key(is_write ? "WriteCapacityUnits" : "ReadCapacityUnits").Capacity(units);
+  if (detail == CapacityDetail::kIndexes) {
+    out.Key("Table").BeginObject();
+    out.Key("CapacityUnits").Capacity(units);
+    out.Key(is_write ? "WriteCapacityUnits" : "ReadCapacityUnits").Capacity(units);
+    out.EndObject();
+  }
+  out.EndObject();
+}
+
+}  // namespace ddbd::server::ops

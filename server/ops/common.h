@@ -1,0 +1,62 @@
+// Pieces shared by several operation handlers: table-name members, key validation against a
+// table's schema, ReturnConsumedCapacity and ReturnValues, capacity units.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/attribute_value.h"
+#include "model/result.h"
+#include "model/table_def.h"
+#include "server/wire/constraint_errors.h"
+#include "server/wire/json_reader.h"
+#include "server/wire/json_writer.h"
+
+namespace ddbd::server::ops {
+
+// Reads the TableName member of a data-plane request: a table name or ARN (1..1024
+// characters; a plain name must match the name pattern). Violations go to `errors`.
+Result<std::string_view> ReadTableName(wire::JsonObject body, wire::ConstraintErrors& errors,
+                                       std::string_view path = "tableName");
+
+// Reads a string member that must be one of `allowed` ("[A, B, C]" in model order).
+Result<std::optional<std::string_view>> ReadEnum(wire::JsonObject body, std::string_view member,
+                                                 std::string_view path,
+                                                 std::initializer_list<std::string_view> allowed,
+                                                 wire::ConstraintErrors& errors);
+
+enum class CapacityDetail : uint8_t { kNone, kTotal, kIndexes };
+Result<CapacityDetail> ReadReturnConsumedCapacity(wire::JsonObject body,
+                                                  wire::ConstraintErrors& errors);
+
+enum class ReturnValues : uint8_t { kNone, kAllOld, kUpdatedOld, kAllNew, kUpdatedNew };
+Result<ReturnValues> ReadReturnValues(wire::JsonObject body, wire::ConstraintErrors& errors);
+// Validates ReturnItemCollectionMetrics (SIZE | NONE).
+Status ReadReturnItemCollectionMetrics(wire::JsonObject body, wire::ConstraintErrors& errors);
+
+// A Key parameter (GetItem, DeleteItem, BatchGetItem keys): exactly the table's key
+// attributes with the schema's types, within DynamoDB's key size limits.
+Result<PrimaryKey> KeyFromParameter(const TableDef& table, const AttributeMap& key);
+// The key attributes of an item to be written: present, of the schema's types, non-empty,
+// within the key size limits.
+Result<PrimaryKey> KeyFromItem(const TableDef& table, const AttributeMap& item);
+
+// Rejects an item over 400 KB with DynamoDB's message.
+Status CheckItemSize(const AttributeMap& item);
+
+// Capacity units of one item write (≥ 1 per started KB of the larger image) and one
+// item read (per started 4 KB, halved for eventually consistent reads).
+double WriteUnits(const std::optional<Item>& old_item, const std::optional<Item>& new_item);
+double ReadUnits(size_t bytes, bool consistent);
+
+// Reads a Tags member ([{Key, Value}]): key 1..128, value 0..256 characters.
+Result<std::optional<std::vector<Tag>>> ReadTags(wire::JsonObject body,
+                                                 wire::ConstraintErrors& errors);
+
+// {"TableName":…,"CapacityUnits":…} (+ "Table" with INDEXES), or nothing with kNone.
+void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
+                           std::string_view table_name, double units, bool is_write);
+
+}  // namespace ddbd::server::ops

@@ -1,0 +1,224 @@
+// CreateTable: validate a table definition the way DynamoDB does and store it.
+// Secondary indexes and streams are declared by later work; until then they are refused.
+#include <random>
+
+#include "server/ops/ops.h"
+#include "server/ops/table_description.h"
+#include "server/ops/table_settings.h"
+
+namespace ddbd::server::ops {
+namespace {
+
+struct KeySchemaInput {
+  std::string_view name;
+  std::string_view key_type;
+};
+
+struct CreateTableInput {
+  std::optional<std::string_view> table_name;
+  std::vector<AttributeDefinition> attribute_definitions;
+  std::vector<KeySchemaInput> key_schema;
+  TableSettingsInput settings;
+  std::vector<Tag> tags;
+};
+
+std::optional<KeyAttributeType> ParseKeyType(std::string_view name) {
+  if (name == "S") return KeyAttributeType::kS;
+  if (name == "N") return KeyAttributeType::kN;
+  if (name == "B") return KeyAttributeType::kB;
+  return std::nullopt;
+}
+
+void CheckKeyAttributeName(std::optional<std::string_view> name, const std::string& path,
+                           wire::ConstraintErrors& errors) {
+  if (!name) {
+    errors.NotNull(path);
+  } else if (name->empty()) {
+    errors.LengthAtLeast(*name, path, 1);
+  } else if (name->size() > 255) {
+    errors.LengthAtMost(*name, path, 255);
+  }
+}
+
+Result<std::vector<AttributeDefinition>> ReadAttributeDefinitions(wire::JsonObject body,
+                                                                  wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto array, wire::GetArray(body, "AttributeDefinitions"));
+  std::vector<AttributeDefinition> definitions;
+  if (!array) {
+    errors.NotNull("attributeDefinitions");
+    return definitions;
+  }
+  size_t index = 0;
+  for (wire::JsonValue element : *array) {
+    const std::string path = "attributeDefinitions." + std::to_string(++index) + ".member";
+    DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(element));
+    DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(object, "AttributeName"));
+    DDBD_ASSIGN_OR_RETURN(auto type, ReadEnum(object, "AttributeType", path + ".attributeType",
+                                              {"S", "N", "B"}, errors));
+    CheckKeyAttributeName(name, path + ".attributeName", errors);
+    if (!type && !wire::Member(object, "AttributeType")) errors.NotNull(path + ".attributeType");
+    definitions.push_back({std::string(name.value_or("")),
+                           ParseKeyType(type.value_or("S")).value_or(KeyAttributeType::kS)});
+  }
+  return definitions;
+}
+
+Result<std::vector<KeySchemaInput>> ReadKeySchema(wire::JsonObject body,
+                                                  wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto array, wire::GetArray(body, "KeySchema"));
+  std::vector<KeySchemaInput> schema;
+  if (!array) {
+    errors.NotNull("keySchema");
+    return schema;
+  }
+  size_t index = 0;
+  for (wire::JsonValue element : *array) {
+    const std::string path = "keySchema." + std::to_string(++index) + ".member";
+    DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(element));
+    DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(object, "AttributeName"));
+    DDBD_ASSIGN_OR_RETURN(auto key_type, ReadEnum(object, "KeyType", path + ".keyType",
+                                                  {"HASH", "RANGE"}, errors));
+    CheckKeyAttributeName(name, path + ".attributeName", errors);
+    if (!wire::Member(object, "KeyType")) errors.NotNull(path + ".keyType");
+    schema.push_back({name.value_or(""), key_type.value_or("")});
+  }
+  if (schema.empty()) errors.LengthAtLeast("[]", "keySchema", 1);
+  if (schema.size() > 2) errors.LengthAtMost("[...]", "keySchema", 2);
+  return schema;
+}
+
+Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body) {
+  CreateTableInput in;
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(in.attribute_definitions, ReadAttributeDefinitions(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.table_name, wire::GetString(body, "TableName"));
+  if (!in.table_name) {
+    return Error::Validation(
+        "The parameter 'TableName' is required but was not present in the request");
+  }
+  errors.TableName(*in.table_name, "tableName");
+  DDBD_ASSIGN_OR_RETURN(in.key_schema, ReadKeySchema(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.settings, ReadTableSettings(body, ctx.region(), errors));
+  DDBD_ASSIGN_OR_RETURN(auto tags, ReadTags(body, errors));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  if (tags) in.tags = std::move(*tags);
+
+  for (std::string_view member : {"GlobalSecondaryIndexes", "LocalSecondaryIndexes"}) {
+    if (wire::Member(body, member)) {
+      return Error::Validation(std::string(member) +
+                               " are not supported by this version of ddbd yet");
+    }
+  }
+  DDBD_ASSIGN_OR_RETURN(auto stream, wire::GetObject(body, "StreamSpecification"));
+  if (stream) {
+    DDBD_ASSIGN_OR_RETURN(auto enabled, wire::GetBool(*stream, "StreamEnabled"));
+    if (enabled.value_or(false)) {
+      return Error::Validation("Streams are not supported by this version of ddbd yet");
+    }
+  }
+  return in;
+}
+
+// The semantic rules of a key schema against its attribute definitions, in DynamoDB's order.
+Status CheckKeySchema(const CreateTableInput& in) {
+  const auto& keys = in.key_schema;
+  const auto& definitions = in.attribute_definitions;
+  if (keys.size() > definitions.size()) {
+    return Error::Validation("Invalid KeySchema: Some index key attribute have no definition");
+  }
+  auto defined = [&](std::string_view name) {
+    for (const auto& def : definitions) {
+      if (def.name == name) return true;
+    }
+    return false;
+  };
+  for (const auto& key : keys) {
+    if (defined(key.name)) continue;
+    std::string message =
+        "One or more parameter values were invalid: Some index key attributes are not defined in "
+        "AttributeDefinitions. Keys: [";
+    for (size_t i = 0; i < keys.size(); ++i) message += (i ? ", " : "") + std::string(keys[i].name);
+    message += "], AttributeDefinitions: [";
+    for (size_t i = 0; i < definitions.size(); ++i) message += (i ? ", " : "") + definitions[i].name;
+    return Error::Validation(message + "]");
+  }
+  if (keys.size() == 2 && keys[0].name == keys[1].name) {
+    return Error::Validation(
+        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+  }
+  if (keys[0].key_type != "HASH") {
+    return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  if (keys.size() == 2 && keys[1].key_type != "RANGE") {
+    return Error::Validation(
+        "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  }
+  if (keys.size() != definitions.size()) {
+    return Error::Validation(
+        "One or more parameter values were invalid: Number of attributes in KeySchema does not "
+        "exactly match number of attributes defined in AttributeDefinitions");
+  }
+  return OkStatus();
+}
+
+std::string NewTableUuid() {
+  thread_local std::mt19937_64 random(std::random_device{}());
+  uint64_t high = random(), low = random();
+  high = (high & ~0xF000ULL) | 0x4000ULL;                 // version 4
+  low = (low & ~(3ULL << 62)) | (2ULL << 62);             // RFC 4122 variant
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
+                static_cast<unsigned>(high >> 32), static_cast<unsigned>((high >> 16) & 0xFFFF),
+                static_cast<unsigned>(high & 0xFFFF), static_cast<unsigned>(low >> 48),
+                static_cast<unsigned long long>(low & 0xFFFFFFFFFFFFULL));
+  return buf;
+}
+
+TableDef BuildTable(OpContext& ctx, const CreateTableInput& in) {
+  TableDef table;
+  table.scope = ctx.scope();
+  table.name = std::string(*in.table_name);
+  table.table_uuid = NewTableUuid();
+  table.region = ctx.region();
+  table.attribute_definitions = in.attribute_definitions;
+  auto type_of = [&](std::string_view name) {
+    for (const auto& def : in.attribute_definitions) {
+      if (def.name == name) return def.type;
+    }
+    return KeyAttributeType::kS;
+  };
+  table.partition_key = {std::string(in.key_schema[0].name), type_of(in.key_schema[0].name)};
+  if (in.key_schema.size() == 2) {
+    table.sort_key = KeyElement{std::string(in.key_schema[1].name), type_of(in.key_schema[1].name)};
+  }
+  table.creation_time_ms = ctx.NowMs();
+  table.billing_mode = in.settings.billing_mode.value_or(BillingMode::kProvisioned);
+  table.billing_mode_updated_ms = table.creation_time_ms;
+  if (table.billing_mode == BillingMode::kProvisioned) {
+    table.throughput.read_capacity_units = *in.settings.throughput->read;
+    table.throughput.write_capacity_units = *in.settings.throughput->write;
+  }
+  table.deletion_protection = in.settings.deletion_protection.value_or(false);
+  table.table_class = std::string(in.settings.table_class.value_or("STANDARD"));
+  if (in.settings.sse) table.sse = *in.settings.sse;
+  table.tags = in.tags;
+  return table;
+}
+
+}  // namespace
+
+Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(CreateTableInput in, ParseCreateTable(ctx, req.body));
+  DDBD_RETURN_IF_ERROR(CheckThroughputForMode(
+      in.settings.billing_mode.value_or(BillingMode::kProvisioned), in.settings.throughput));
+  DDBD_RETURN_IF_ERROR(CheckKeySchema(in));
+  DDBD_ASSIGN_OR_RETURN(auto table, ctx.catalog().Create(BuildTable(ctx, in)));
+
+  wire::JsonWriter out;
+  out.BeginObject().Key("TableDescription");
+  WriteTableDescription(out, *table, storage::TableStats{});
+  out.EndObject();
+  return out.Take();
+}
+
+}  // namespace ddbd::server::ops

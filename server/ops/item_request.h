@@ -1,0 +1,36 @@
+// Request members shared by the single-item operations (PutItem, GetItem, DeleteItem):
+// the parts of a request that select the table and shape the response.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "model/attribute_value.h"
+#include "server/op_context.h"
+#include "server/ops/common.h"
+#include "storage/database.h"
+
+namespace ddbd::server::ops {
+
+// Reads a required attribute-map member (Item, Key): `path` is its envelope name.
+Result<std::optional<Item>> ReadAttributeMap(wire::JsonObject body, std::string_view member,
+                                             std::string_view path,
+                                             wire::ConstraintErrors& errors);
+
+// Expression parameters arrive with the expression engine; until then a request that uses
+// them is refused instead of being half-applied. ExpressionAttributeNames/Values without any
+// expression get DynamoDB's own error.
+Status RejectExpressions(wire::JsonObject body,
+                         std::initializer_list<std::string_view> expression_members);
+
+// Runs one read-modify-write of a single item.
+Result<storage::WriteOutcome> WriteOne(
+    OpContext& ctx, const TableDef& table, PrimaryKey key,
+    std::function<Result<std::optional<Item>>(const std::optional<Item>&)> compute);
+
+// The response of PutItem/DeleteItem/UpdateItem: Attributes per ReturnValues (ALL_OLD here)
+// and ConsumedCapacity.
+std::string RenderWriteResponse(const TableDef& table, const storage::WriteOutcome& outcome,
+                                ReturnValues return_values, CapacityDetail capacity);
+
+}  // namespace ddbd::server::ops

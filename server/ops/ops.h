@@ -1,0 +1,32 @@
+// Declarations of every operation handler; each lives in its own file (or family file) in
+// this folder and is reached only through server/dispatch.cc.
+#pragma once
+
+#include <string>
+
+#include "model/result.h"
+#include "server/op_context.h"
+
+namespace ddbd::server::ops {
+
+#define DDBD_OPERATION(Name) Result<std::string> Name(OpContext& ctx, const Request& req)
+
+DDBD_OPERATION(BatchGetItem);
+DDBD_OPERATION(BatchWriteItem);
+DDBD_OPERATION(CreateTable);
+DDBD_OPERATION(DeleteItem);
+DDBD_OPERATION(DeleteTable);
+DDBD_OPERATION(DescribeEndpoints);
+DDBD_OPERATION(DescribeLimits);
+DDBD_OPERATION(DescribeTable);
+DDBD_OPERATION(GetItem);
+DDBD_OPERATION(ListTables);
+DDBD_OPERATION(ListTagsOfResource);
+DDBD_OPERATION(PutItem);
+DDBD_OPERATION(TagResource);
+DDBD_OPERATION(UntagResource);
+DDBD_OPERATION(UpdateTable);
+
+#undef DDBD_OPERATION
+
+}  // namespace ddbd::server::ops

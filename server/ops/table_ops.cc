@@ -1,0 +1,72 @@
+// DescribeTable, DeleteTable and ListTables.
+#include "server/ops/ops.h"
+#include "server/ops/table_description.h"
+#include "server/ops/common.h"
+
+namespace ddbd::server::ops {
+namespace {
+
+Result<std::string_view> ParseTableNameOnly(wire::JsonObject body) {
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(std::string_view name, ReadTableName(body, errors));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  return name;
+}
+
+std::string RenderTable(std::string_view member, const TableDef& table,
+                        const storage::TableStats& stats,
+                        std::optional<TableStatus> status = std::nullopt) {
+  wire::JsonWriter out;
+  out.BeginObject().Key(member);
+  WriteTableDescription(out, table, stats, status);
+  out.EndObject();
+  return out.Take();
+}
+
+constexpr int64_t kDefaultListLimit = 100;
+
+}  // namespace
+
+Result<std::string> DescribeTable(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(std::string_view name, ParseTableNameOnly(req.body));
+  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTableForControl(name));
+  return RenderTable("Table", *table, ctx.db().Stats(table->id));
+}
+
+Result<std::string> DeleteTable(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(std::string_view name, ParseTableNameOnly(req.body));
+  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTableForControl(name));
+  if (table->deletion_protection) {
+    return Error::Validation(
+        "Resource cannot be deleted as it is currently protected against deletion. Disable "
+        "deletion protection first.");
+  }
+  storage::TableStats stats = ctx.db().Stats(table->id);
+  DDBD_RETURN_IF_ERROR(ctx.catalog().Drop(*table));
+  return RenderTable("TableDescription", *table, stats, TableStatus::kDeleting);
+}
+
+Result<std::string> ListTables(OpContext& ctx, const Request& req) {
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(auto start, wire::GetString(req.body, "ExclusiveStartTableName"));
+  DDBD_ASSIGN_OR_RETURN(auto limit, wire::GetLong(req.body, "Limit"));
+  if (limit && *limit < 1) errors.ValueAtLeast(std::to_string(*limit), "limit", 1);
+  if (limit && *limit > 100) errors.ValueAtMost(std::to_string(*limit), "limit", 100);
+  if (start) errors.TableName(*start, "exclusiveStartTableName");
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+
+  std::vector<std::string> names = ctx.catalog().ListNames(ctx.scope());
+  auto first = start ? std::upper_bound(names.begin(), names.end(), *start) : names.begin();
+  const int64_t max = limit.value_or(kDefaultListLimit);
+  wire::JsonWriter out;
+  out.BeginObject().Key("TableNames").BeginArray();
+  int64_t count = 0;
+  auto it = first;
+  for (; it != names.end() && count < max; ++it, ++count) out.String(*it);
+  out.EndArray();
+  if (it != names.end() && count > 0) out.Key("LastEvaluatedTableName").String(*(it - 1));
+  out.EndObject();
+  return out.Take();
+}
+
+}  // namespace ddbd::server::ops

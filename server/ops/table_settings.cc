@@ -1,0 +1,92 @@
+// Shared table settings of CreateTable and UpdateTable.
+#include "server/ops/table_settings.h"
+
+namespace ddbd::server::ops {
+namespace {
+
+constexpr int64_t kMaxCapacityUnits = 1'000'000'000'000;
+
+Result<std::optional<ThroughputInput>> ReadThroughput(wire::JsonObject body,
+                                                      wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto object, wire::GetObject(body, "ProvisionedThroughput"));
+  if (!object) return std::optional<ThroughputInput>();
+  ThroughputInput in;
+  DDBD_ASSIGN_OR_RETURN(in.read, wire::GetLong(*object, "ReadCapacityUnits"));
+  DDBD_ASSIGN_OR_RETURN(in.write, wire::GetLong(*object, "WriteCapacityUnits"));
+  auto check = [&](const std::optional<int64_t>& units, std::string_view path) {
+    if (!units) {
+      errors.NotNull(path);
+    } else if (*units < 1) {
+      errors.ValueAtLeast(std::to_string(*units), path, 1);
+    }
+  };
+  check(in.write, "provisionedThroughput.writeCapacityUnits");
+  check(in.read, "provisionedThroughput.readCapacityUnits");
+  return std::optional<ThroughputInput>(in);
+}
+
+Result<std::optional<SseDescription>> ReadSse(wire::JsonObject body, std::string_view region,
+                                              wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto object, wire::GetObject(body, "SSESpecification"));
+  if (!object) return std::optional<SseDescription>();
+  DDBD_ASSIGN_OR_RETURN(std::optional<bool> enabled, wire::GetBool(*object, "Enabled"));
+  DDBD_ASSIGN_OR_RETURN(auto type, ReadEnum(*object, "SSEType", "sSESpecification.sSEType",
+                                            {"AES256", "KMS"}, errors));
+  DDBD_ASSIGN_OR_RETURN(auto key, wire::GetString(*object, "KMSMasterKeyId"));
+  SseDescription sse;
+  sse.enabled = enabled.value_or(false);
+  if (sse.enabled) {
+    sse.sse_type = std::string(type.value_or("KMS"));
+    std::string key_id = key ? std::string(*key) : "ddbd-default-key";
+    sse.kms_master_key_id = key_id.substr(0, 4) == "arn:"
+                                ? key_id
+                                : "arn:aws:kms:" + std::string(region) + ":" +
+                                      std::string(kAccountId) + ":key/" + key_id;
+  }
+  return std::optional<SseDescription>(sse);
+}
+
+}  // namespace
+
+Result<TableSettingsInput> ReadTableSettings(wire::JsonObject body, std::string_view region,
+                                             wire::ConstraintErrors& errors) {
+  TableSettingsInput in;
+  DDBD_ASSIGN_OR_RETURN(auto mode, ReadEnum(body, "BillingMode", "billingMode",
+                                            {"PROVISIONED", "PAY_PER_REQUEST"}, errors));
+  if (mode == "PROVISIONED") in.billing_mode = BillingMode::kProvisioned;
+  if (mode == "PAY_PER_REQUEST") in.billing_mode = BillingMode::kPayPerRequest;
+  DDBD_ASSIGN_OR_RETURN(in.throughput, ReadThroughput(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.sse, ReadSse(body, region, errors));
+  DDBD_ASSIGN_OR_RETURN(in.table_class, ReadEnum(body, "TableClass", "tableClass",
+                                                 {"STANDARD", "STANDARD_INFREQUENT_ACCESS"},
+                                                 errors));
+  DDBD_ASSIGN_OR_RETURN(in.deletion_protection, wire::GetBool(body, "DeletionProtectionEnabled"));
+  return in;
+}
+
+Status CheckThroughputForMode(BillingMode mode, const std::optional<ThroughputInput>& throughput) {
+  if (mode == BillingMode::kPayPerRequest) {
+    if (throughput) {
+      return Error::Validation(
+          "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
+          "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+    }
+    return OkStatus();
+  }
+  if (!throughput || !throughput->read || !throughput->write) {
+    return Error::Validation(
+        "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits "
+        "must both be specified when BillingMode is PROVISIONED");
+  }
+  if (*throughput->read > kMaxCapacityUnits) {
+    return Error::Validation("Given value " + std::to_string(*throughput->read) +
+                             " for ReadCapacityUnits is out of bounds");
+  }
+  if (*throughput->write > kMaxCapacityUnits) {
+    return Error::Validation("Given value " + std::to_string(*throughput->write) +
+                             " for WriteCapacityUnits is out of bounds");
+  }
+  return OkStatus();
+}
+
+}  // namespace ddbd::server::ops

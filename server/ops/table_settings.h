@@ -1,0 +1,34 @@
+// Table settings that CreateTable and UpdateTable both accept: billing mode, provisioned
+// throughput, SSE, table class, and the rules that tie billing mode and throughput together.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "model/table_def.h"
+#include "server/ops/common.h"
+
+namespace ddbd::server::ops {
+
+struct ThroughputInput {
+  std::optional<int64_t> read;
+  std::optional<int64_t> write;
+};
+
+struct TableSettingsInput {
+  std::optional<BillingMode> billing_mode;
+  std::optional<ThroughputInput> throughput;
+  std::optional<SseDescription> sse;
+  std::optional<std::string_view> table_class;
+  std::optional<bool> deletion_protection;
+};
+
+// Reads BillingMode, ProvisionedThroughput, SSESpecification, TableClass and
+// DeletionProtectionEnabled; envelope violations go to `errors`.
+Result<TableSettingsInput> ReadTableSettings(wire::JsonObject body, std::string_view region,
+                                             wire::ConstraintErrors& errors);
+
+// DynamoDB's billing-mode/throughput consistency rules for the resulting mode.
+Status CheckThroughputForMode(BillingMode mode, const std::optional<ThroughputInput>& throughput);
+
+}  // namespace ddbd::server::ops

@@ -1,0 +1,105 @@
+// TagResource, UntagResource and ListTagsOfResource: tags of a table, addressed by its ARN.
+#include <algorithm>
+
+#include "server/ops/common.h"
+#include "server/ops/ops.h"
+
+namespace ddbd::server::ops {
+namespace {
+
+constexpr size_t kMaxTags = 50;
+
+Result<std::string_view> ReadResourceArn(wire::JsonObject body, wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto arn, wire::GetString(body, "ResourceArn"));
+  if (!arn) {
+    errors.NotNull("resourceArn");
+    return std::string_view();
+  }
+  if (arn->empty()) errors.LengthAtLeast(*arn, "resourceArn", 1);
+  if (arn->size() > 1283) errors.LengthAtMost(*arn, "resourceArn", 1283);
+  return *arn;
+}
+
+// The table an ARN names, in this request's namespace.
+Result<std::shared_ptr<const TableDef>> TableOfArn(OpContext& ctx, std::string_view arn) {
+  constexpr std::string_view kPrefix = "arn:aws:dynamodb:";
+  size_t table_marker = arn.find(":table/");
+  if (arn.substr(0, kPrefix.size()) != kPrefix || table_marker == std::string_view::npos) {
+    return Error::Validation("Invalid TableArn: Invalid ResourceArn provided as input " +
+                             std::string(arn));
+  }
+  std::string_view name = arn.substr(table_marker + 7);
+  auto table = ctx.catalog().Find(ctx.scope(), name);
+  if (!table) {
+    return Error::ResourceNotFound("Requested resource not found: ResourcArn: " +
+                                   std::string(arn) + " not found");
+  }
+  return table;
+}
+
+}  // namespace
+
+Result<std::string> TagResource(OpContext& ctx, const Request& req) {
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadResourceArn(req.body, errors));
+  DDBD_ASSIGN_OR_RETURN(auto tags, ReadTags(req.body, errors));
+  if (!tags) errors.NotNull("tags");
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  DDBD_ASSIGN_OR_RETURN(auto current, TableOfArn(ctx, arn));
+  if (tags->empty()) return Error::Validation("Atleast one Tag needs to be provided as Input.");
+
+  TableDef table = *current;
+  for (auto& tag : *tags) {
+    auto it = std::find_if(table.tags.begin(), table.tags.end(),
+                           [&](const Tag& t) { return t.key == tag.key; });
+    if (it != table.tags.end()) {
+      it->value = std::move(tag.value);
+    } else {
+      table.tags.push_back(std::move(tag));
+    }
+  }
+  if (table.tags.size() > kMaxTags) {
+    return Error::LimitExceeded("The number of tags exceeds the limit of 50 for resource " +
+                                std::string(arn));
+  }
+  DDBD_RETURN_IF_ERROR(ctx.catalog().Replace(table));
+  return std::string();  // DynamoDB answers TagResource with an empty body
+}
+
+Result<std::string> UntagResource(OpContext& ctx, const Request& req) {
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadResourceArn(req.body, errors));
+  DDBD_ASSIGN_OR_RETURN(auto keys, wire::GetArray(req.body, "TagKeys"));
+  if (!keys) errors.NotNull("tagKeys");
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  std::vector<std::string_view> remove;
+  for (wire::JsonValue key : *keys) {
+    DDBD_ASSIGN_OR_RETURN(std::string_view k, wire::AsString(key));
+    remove.push_back(k);
+  }
+  DDBD_ASSIGN_OR_RETURN(auto current, TableOfArn(ctx, arn));
+  if (remove.empty()) return Error::Validation("Atleast one Tag Key needs to be provided as Input.");
+
+  TableDef table = *current;
+  std::erase_if(table.tags, [&](const Tag& t) {
+    return std::find(remove.begin(), remove.end(), t.key) != remove.end();
+  });
+  DDBD_RETURN_IF_ERROR(ctx.catalog().Replace(table));
+  return std::string();  // empty body, like TagResource
+}
+
+Result<std::string> ListTagsOfResource(OpContext& ctx, const Request& req) {
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadResourceArn(req.body, errors));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  DDBD_ASSIGN_OR_RETURN(auto table, TableOfArn(ctx, arn));
+  wire::JsonWriter out;
+  out.BeginObject().Key("Tags").BeginArray();
+  for (const auto& tag : table->tags) {
+    out.BeginObject().Key("Key").String(tag.key).Key("Value").String(tag.value).EndObject();
+  }
+  out.EndArray().EndObject();
+  return out.Take();
+}
+
+}  // namespace ddbd::server::ops

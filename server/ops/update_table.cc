@@ -1,0 +1,99 @@
+// UpdateTable: billing mode, provisioned throughput, deletion protection, table class and
+// SSE. Index and stream updates belong to later work and are refused until then.
+#include "server/ops/ops.h"
+#include "server/ops/table_description.h"
+#include "server/ops/table_settings.h"
+
+namespace ddbd::server::ops {
+namespace {
+
+struct UpdateTableInput {
+  std::string_view table_name;
+  TableSettingsInput settings;
+};
+
+Result<UpdateTableInput> ParseUpdateTable(OpContext& ctx, wire::JsonObject body) {
+  UpdateTableInput in;
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(in.table_name, ReadTableName(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.settings, ReadTableSettings(body, ctx.region(), errors));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  for (std::string_view member : {"GlobalSecondaryIndexUpdates", "StreamSpecification",
+                                  "ReplicaUpdates"}) {
+    if (wire::Member(body, member)) {
+      return Error::Validation(std::string(member) +
+                               " is not supported by this version of ddbd yet");
+    }
+  }
+  const TableSettingsInput& s = in.settings;
+  if (!s.billing_mode && !s.throughput && !s.sse && !s.table_class && !s.deletion_protection) {
+    return Error::Validation(
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+        "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+  }
+  return in;
+}
+
+Status ApplyThroughput(const ThroughputInput& throughput, int64_t now_ms, TableDef& table) {
+  Throughput& t = table.throughput;
+  if (*throughput.read == t.read_capacity_units && *throughput.write == t.write_capacity_units) {
+    return Error::Validation(
+        "The provisioned throughput for the table will not change. The requested value equals "
+        "the current value. Current ReadCapacityUnits provisioned for the table: " +
+        std::to_string(t.read_capacity_units) +
+        ". Requested ReadCapacityUnits: " + std::to_string(*throughput.read) +
+        ". Current WriteCapacityUnits provisioned for the table: " +
+        std::to_string(t.write_capacity_units) +
+        ". Requested WriteCapacityUnits: " + std::to_string(*throughput.write) +
+        ". Refer to the Amazon DynamoDB Developer Guide for current limits and how to request "
+        "higher limits.");
+  }
+  if (*throughput.read > t.read_capacity_units || *throughput.write > t.write_capacity_units) {
+    t.last_increase_ms = now_ms;
+  }
+  if (*throughput.read < t.read_capacity_units || *throughput.write < t.write_capacity_units) {
+    t.last_decrease_ms = now_ms;
+    ++t.decreases_today;
+  }
+  t.read_capacity_units = *throughput.read;
+  t.write_capacity_units = *throughput.write;
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(UpdateTableInput in, ParseUpdateTable(ctx, req.body));
+  DDBD_ASSIGN_OR_RETURN(auto current, ctx.FindTableForControl(in.table_name));
+  const TableSettingsInput& s = in.settings;
+  TableDef table = *current;
+
+  const BillingMode mode = s.billing_mode.value_or(table.billing_mode);
+  if (s.billing_mode || s.throughput) {
+    DDBD_RETURN_IF_ERROR(CheckThroughputForMode(mode, s.throughput));
+  }
+  const int64_t now = ctx.NowMs();
+  if (mode != table.billing_mode) {
+    table.billing_mode = mode;
+    table.billing_mode_updated_ms = now;
+    if (mode == BillingMode::kPayPerRequest) {
+      table.throughput.read_capacity_units = 0;
+      table.throughput.write_capacity_units = 0;
+    }
+  }
+  if (s.throughput && mode == BillingMode::kProvisioned) {
+    DDBD_RETURN_IF_ERROR(ApplyThroughput(*s.throughput, now, table));
+  }
+  if (s.deletion_protection) table.deletion_protection = *s.deletion_protection;
+  if (s.table_class) table.table_class = std::string(*s.table_class);
+  if (s.sse) table.sse = *s.sse;
+
+  DDBD_RETURN_IF_ERROR(ctx.catalog().Replace(table));
+  wire::JsonWriter out;
+  out.BeginObject().Key("TableDescription");
+  WriteTableDescription(out, table, ctx.db().Stats(table.id));
+  out.EndObject();
+  return out.Take();
+}
+
+}  // namespace ddbd::server::ops

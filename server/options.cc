@@ -1,0 +1,104 @@
+// Option parsing.
+#include "server/options.h"
+
+#include <charconv>
+#include <thread>
+
+namespace ddbd::server {
+namespace {
+
+Result<int> ParseInt(const std::string& option, const std::string& text, int min, int max) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
+    return Error::Validation("invalid value for " + option + ": '" + text + "'");
+  }
+  return value;
+}
+
+Result<Isolation> ParseIsolation(const std::string& text) {
+  Isolation isolation;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos
+                                                                     : comma - start);
+    if (part == "access-key") {
+      isolation.by_access_key = true;
+    } else if (part == "region") {
+      isolation.by_region = true;
+    } else if (part != "none") {
+      return Error::Validation("invalid value for --isolate: '" + text +
+                               "' (expected access-key, region, access-key,region or none)");
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return isolation;
+}
+
+}  // namespace
+
+std::string UsageText() {
+  return R"(Usage: ddbd [options]
+
+  --port N              TCP port to listen on (default 8000)
+  --address ADDR        address to bind (default 0.0.0.0)
+  --db-path DIR         data directory of the on-disk database (default ./ddbd-data)
+  --in-memory           keep everything in memory; nothing is written to disk
+  --isolate WHAT        separate tables by the request's credentials:
+                        access-key, region, access-key,region or none (default none:
+                        every client sees the same tables)
+  --threads N           I/O threads (default: number of cores, at least 2)
+  --require-auth        reject unsigned requests (MissingAuthenticationTokenException)
+  --region NAME         region used in ARNs when a request is not signed (default us-east-1)
+  --help                print this text
+
+DynamoDB Local's spellings are accepted too: -port N, -dbPath DIR, -inMemory,
+-sharedDb (the default here), -help.
+)";
+}
+
+Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
+  CommandLine cl;
+  cl.storage.path = "ddbd-data";
+  unsigned cores = std::thread::hardware_concurrency();
+  cl.server.threads = static_cast<int>(cores < 2 ? 2 : cores);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto value = [&]() -> Result<std::string> {
+      if (i + 1 >= args.size()) return Error::Validation("missing value for " + arg);
+      return args[++i];
+    };
+    if (arg == "--port" || arg == "-port") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      DDBD_ASSIGN_OR_RETURN(int port, ParseInt(arg, text, 0, 65535));
+      cl.server.port = static_cast<uint16_t>(port);
+    } else if (arg == "--address") {
+      DDBD_ASSIGN_OR_RETURN(cl.server.address, value());
+    } else if (arg == "--db-path" || arg == "-dbPath") {
+      DDBD_ASSIGN_OR_RETURN(cl.storage.path, value());
+    } else if (arg == "--in-memory" || arg == "-inMemory") {
+      cl.storage.in_memory = true;
+    } else if (arg == "--isolate") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      DDBD_ASSIGN_OR_RETURN(cl.service.isolation, ParseIsolation(text));
+    } else if (arg == "-sharedDb") {
+      cl.service.isolation = Isolation{};
+    } else if (arg == "--threads") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      DDBD_ASSIGN_OR_RETURN(cl.server.threads, ParseInt(arg, text, 1, 256));
+    } else if (arg == "--require-auth") {
+      cl.service.require_authentication = true;
+    } else if (arg == "--region") {
+      DDBD_ASSIGN_OR_RETURN(cl.service.default_region, value());
+    } else if (arg == "--help" || arg == "-help" || arg == "-h") {
+      cl.help = true;
+    } else {
+      return Error::Validation("unknown option: " + arg);
+    }
+  }
+  return cl;
+}
+
+}  // namespace ddbd::server

@@ -1,0 +1,26 @@
+// Command-line options of the ddbd binary: ddbd's own long options and DynamoDB Local's
+// spellings. Entry point: ParseCommandLine.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "server/http/server.h"
+#include "server/service.h"
+#include "storage/database.h"
+
+namespace ddbd::server {
+
+struct CommandLine {
+  http::ServerOptions server;
+  storage::OpenOptions storage;
+  ServiceOptions service;
+  bool help = false;
+  std::vector<std::string> notes;  // printed to stderr at start-up
+};
+
+// Fails with a message for unknown or malformed options.
+Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args);
+std::string UsageText();
+
+}  // namespace ddbd::server

@@ -1,0 +1,52 @@
+// Service: the process-wide state every request uses (storage, catalog, options), and the
+// isolation rule that maps a request's credentials to a table namespace.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "storage/catalog.h"
+#include "storage/database.h"
+
+namespace ddbd::server {
+
+// Which parts of the request's credential scope separate table namespaces.
+struct Isolation {
+  bool by_access_key = false;
+  bool by_region = false;
+  bool enabled() const { return by_access_key || by_region; }
+  std::string Describe() const;
+};
+
+struct ServiceOptions {
+  Isolation isolation;
+  bool require_authentication = false;  // answer MissingAuthenticationToken without a signature
+  std::string default_region = "us-east-1";
+};
+
+// The credential scope of a SigV4-signed request ("Credential=AKID/date/region/service/…").
+struct CredentialScope {
+  std::string access_key;
+  std::string region;
+};
+// Empty fields when the header is absent or not SigV4.
+CredentialScope ParseCredentialScope(std::string_view authorization);
+
+class Service {
+ public:
+  Service(storage::Database& db, storage::Catalog& catalog, ServiceOptions options)
+      : db_(db), catalog_(catalog), options_(std::move(options)) {}
+
+  storage::Database& db() { return db_; }
+  storage::Catalog& catalog() { return catalog_; }
+  const ServiceOptions& options() const { return options_; }
+  // The table namespace of a request with this credential scope.
+  std::string ScopeOf(const CredentialScope& credentials) const;
+
+ private:
+  storage::Database& db_;
+  storage::Catalog& catalog_;
+  ServiceOptions options_;
+};
+
+}  // namespace ddbd::server

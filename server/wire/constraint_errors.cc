@@ -1,0 +1,77 @@
+// The request-model validation envelope (spec/limits.md §1.5).
+#include "server/wire/constraint_errors.h"
+
+#include <algorithm>
+
+namespace ddbd::server::wire {
+
+namespace {
+constexpr size_t kMaxListed = 10;
+}
+
+void ConstraintErrors::Add(std::optional<std::string_view> value, std::string_view path,
+                           std::string_view constraint) {
+  // DynamoDB stops collecting at ten: the count never exceeds the listed items.
+  if (items_.size() >= kMaxListed) return;
+  std::string item = "Value ";
+  if (value) {
+    item += "'";
+    item += *value;
+    item += "'";
+  } else {
+    item += "null";
+  }
+  item += " at '";
+  item += path;
+  item += "' failed to satisfy constraint: ";
+  item += constraint;
+  items_.push_back(std::move(item));
+}
+
+void ConstraintErrors::LengthAtLeast(std::string_view value, std::string_view path, size_t min) {
+  Add(value, path, "Member must have length greater than or equal to " + std::to_string(min));
+}
+void ConstraintErrors::LengthAtMost(std::string_view value, std::string_view path, size_t max) {
+  Add(value, path, "Member must have length less than or equal to " + std::to_string(max));
+}
+void ConstraintErrors::ValueAtLeast(std::string_view value, std::string_view path, int64_t min) {
+  Add(value, path, "Member must have value greater than or equal to " + std::to_string(min));
+}
+void ConstraintErrors::ValueAtMost(std::string_view value, std::string_view path, int64_t max) {
+  Add(value, path, "Member must have value less than or equal to " + std::to_string(max));
+}
+void ConstraintErrors::Pattern(std::string_view value, std::string_view path,
+                               std::string_view pattern) {
+  Add(value, path, "Member must satisfy regular expression pattern: " + std::string(pattern));
+}
+void ConstraintErrors::Enum(std::string_view value, std::string_view path,
+                            std::string_view allowed) {
+  Add(value, path, "Member must satisfy enum value set: " + std::string(allowed));
+}
+
+bool IsValidResourceName(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '.' || c == '-';
+  });
+}
+
+void ConstraintErrors::TableName(std::string_view name, std::string_view path,
+                                 size_t max_length) {
+  if (!IsValidResourceName(name)) Pattern(name, path, "[a-zA-Z0-9_.-]+");
+  if (name.size() < 3) LengthAtLeast(name, path, 3);
+  if (name.size() > max_length) LengthAtMost(name, path, max_length);
+}
+
+Status ConstraintErrors::ToStatus() const {
+  if (items_.empty()) return OkStatus();
+  std::string message = std::to_string(items_.size()) + " validation error" +
+                        (items_.size() > 1 ? "s" : "") + " detected: ";
+  for (size_t i = 0; i < items_.size(); ++i) {
+    if (i) message += "; ";
+    message += items_[i];
+  }
+  return Error::Validation(std::move(message));
+}
+
+}  // namespace ddbd::server::wire

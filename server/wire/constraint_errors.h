@@ -1,0 +1,42 @@
+// ConstraintErrors: collects violations of the API model's constraints and reports them in
+// DynamoDB's envelope: "<n> validation error[s] detected: <item>; <item>" (at most 10).
+// Item: "Value '<v>' at '<path>' failed to satisfy constraint: <constraint>".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/result.h"
+
+namespace ddbd::server::wire {
+
+class ConstraintErrors {
+ public:
+  // `value` is the Java-style rendering of the offending value; nullopt renders `null`.
+  void Add(std::optional<std::string_view> value, std::string_view path,
+           std::string_view constraint);
+  void NotNull(std::string_view path) { Add(std::nullopt, path, "Member must not be null"); }
+  void LengthAtLeast(std::string_view value, std::string_view path, size_t min);
+  void LengthAtMost(std::string_view value, std::string_view path, size_t max);
+  void ValueAtLeast(std::string_view value, std::string_view path, int64_t min);
+  void ValueAtMost(std::string_view value, std::string_view path, int64_t max);
+  void Pattern(std::string_view value, std::string_view path, std::string_view pattern);
+  void Enum(std::string_view value, std::string_view path, std::string_view allowed);
+
+  // Checks a table name against [a-zA-Z0-9_.-]+ and 3..max_length characters.
+  void TableName(std::string_view name, std::string_view path, size_t max_length = 255);
+
+  bool empty() const { return items_.empty(); }
+  // OK when nothing was collected, else the ValidationException.
+  Status ToStatus() const;
+
+ private:
+  std::vector<std::string> items_;
+};
+
+// True when `name` matches [a-zA-Z0-9_.-]+.
+bool IsValidResourceName(std::string_view name);
+
+}  // namespace ddbd::server::wire

@@ -1,0 +1,53 @@
+// JsonWriter's escaping and number formats.
+#include "server/wire/json_writer.h"
+
+#include <cstdio>
+
+namespace ddbd::server::wire {
+
+void JsonWriter::Quoted(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out_.push_back('"');
+  for (char c : s) {
+    switch (c) {
+      case '"': out_ += "\\\""; break;
+      case '\\': out_ += "\\\\"; break;
+      case '\n': out_ += "\\n"; break;
+      case '\r': out_ += "\\r"; break;
+      case '\t': out_ += "\\t"; break;
+      case '\b': out_ += "\\b"; break;
+      case '\f': out_ += "\\f"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out_ += "\\u00";
+          out_.push_back(kHex[(c >> 4) & 0xF]);
+          out_.push_back(kHex[c & 0xF]);
+        } else {
+          out_.push_back(c);
+        }
+    }
+  }
+  out_.push_back('"');
+}
+
+JsonWriter& JsonWriter::Capacity(double v) {
+  Separate();
+  char buf[64];
+  int n = std::snprintf(buf, sizeof buf, "%.17g", v);
+  std::string_view text(buf, static_cast<size_t>(n));
+  out_ += text;
+  if (text.find_first_of(".e") == std::string_view::npos) out_ += ".0";
+  return *this;
+}
+
+JsonWriter& JsonWriter::EpochSeconds(int64_t milliseconds) {
+  Separate();
+  char buf[64];
+  int n = std::snprintf(buf, sizeof buf, "%lld.%03lld",
+                        static_cast<long long>(milliseconds / 1000),
+                        static_cast<long long>(milliseconds % 1000));
+  out_.append(buf, static_cast<size_t>(n));
+  return *this;
+}
+
+}  // namespace ddbd::server::wire
