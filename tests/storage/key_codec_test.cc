@@ -1,0 +1,129 @@
+// Key encodings: byte order must equal DynamoDB's order, and encodings must be prefix-free.
+#include "storage/key_codec.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "model/number.h"
+
+namespace ddbd::storage {
+namespace {
+
+// DynamoDB's order of two key values of one type: bytes for S and B, numeric for N.
+int DynamoOrder(const AttributeValue& a, const AttributeValue& b) {
+  if (a.type() == AttributeType::kN) {
+    auto c = Compare(*Number::Parse(a.scalar()), *Number::Parse(b.scalar()));
+    return c < 0 ? -1 : c > 0 ? 1 : 0;
+  }
+  // Unsigned byte comparison.
+  const auto& x = a.scalar();
+  const auto& y = b.scalar();
+  int c = std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(),
+                                       [](char p, char q) {
+                                         return static_cast<uint8_t>(p) < static_cast<uint8_t>(q);
+                                       })
+              ? -1
+              : (x == y ? 0 : 1);
+  return c;
+}
+
+int ByteOrder(const std::string& a, const std::string& b) {
+  int c = a.compare(b);  // std::string compares as unsigned char via char_traits
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
+std::string RandomBytes(std::mt19937_64& random, bool allow_all_bytes) {
+  std::uniform_int_distribution<int> length(0, 12);
+  // Small alphabets (with 0x00 and 0xFF) make shared prefixes and escapes likely.
+  static constexpr char kAlphabet[] = {'\0', '\x01', 'a', 'b', '\xFE', '\xFF'};
+  std::string s(static_cast<size_t>(length(random)), '\0');
+  for (auto& c : s) {
+    c = allow_all_bytes ? static_cast<char>(random() & 0xFF) : kAlphabet[random() % 6];
+  }
+  return s;
+}
+
+std::string RandomNumberLiteral(std::mt19937_64& random) {
+  std::uniform_int_distribution<int> digits(1, 38);
+  std::uniform_int_distribution<int> exponent(-120, 110);
+  std::string literal = (random() % 2) ? "-" : "";
+  int n = digits(random);
+  for (int i = 0; i < n; ++i) {
+    // Few distinct digits: many values share leading digits.
+    literal.push_back(static_cast<char>('0' + (random() % 3 == 0 ? random() % 10 : 1)));
+  }
+  if (random() % 4 == 0) return literal;  // plain integer
+  return literal + "e" + std::to_string(exponent(random) % (random() % 3 == 0 ? 5 : 121));
+}
+
+void ExpectOrderPreserved(const std::vector<AttributeValue>& values) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    for (size_t j = 0; j < values.size(); ++j) {
+      std::string a = EncodeKeyValue(values[i]);
+      std::string b = EncodeKeyValue(values[j]);
+      ASSERT_EQ(ByteOrder(a, b), DynamoOrder(values[i], values[j]))
+          << TypeName(values[i].type()) << " " << i << " vs " << j;
+      // Prefix-free: a different value's encoding never starts with this one.
+      if (DynamoOrder(values[i], values[j]) != 0) {
+        ASSERT_NE(b.compare(0, a.size(), a), 0);
+      }
+    }
+  }
+}
+
+TEST(KeyCodecTest, StringOrderMatchesDynamoDB) {
+  std::mt19937_64 random(1);
+  std::vector<AttributeValue> values;
+  for (int i = 0; i < 300; ++i) values.push_back(AttributeValue::String(RandomBytes(random, false)));
+  ExpectOrderPreserved(values);
+}
+
+TEST(KeyCodecTest, BinaryOrderMatchesDynamoDB) {
+  std::mt19937_64 random(2);
+  std::vector<AttributeValue> values;
+  for (int i = 0; i < 300; ++i) {
+    values.push_back(AttributeValue::Binary(RandomBytes(random, i % 2 == 0)));
+  }
+  ExpectOrderPreserved(values);
+}
+
+TEST(KeyCodecTest, NumberOrderMatchesDynamoDB) {
+  std::mt19937_64 random(3);
+  std::vector<AttributeValue> values;
+  for (std::string_view fixed : {"0", "1", "-1", "10", "9", "1.5", "-1.5", "1e-130", "-1e-130",
+                                 "9.9999999999999999999999999999999999999e125", "100", "0.01"}) {
+    values.push_back(AttributeValue::NumberText(Number::Parse(fixed)->ToString()));
+  }
+  for (int i = 0; i < 300; ++i) {
+    auto parsed = Number::Parse(RandomNumberLiteral(random));
+    if (parsed.ok()) values.push_back(AttributeValue::NumberText(parsed->ToString()));
+  }
+  ExpectOrderPreserved(values);
+}
+
+TEST(KeyCodecTest, EqualNumbersEncodeEqually) {
+  EXPECT_EQ(EncodeKeyValue(AttributeValue::NumberText(Number::Parse("1e3")->ToString())),
+            EncodeKeyValue(AttributeValue::NumberText("1000")));
+}
+
+TEST(KeyCodecTest, ItemKeysGroupByPartition) {
+  PrimaryKey a{AttributeValue::String("p"), AttributeValue::String("x")};
+  PrimaryKey b{AttributeValue::String("p"), AttributeValue::String("y")};
+  std::string prefix = PartitionPrefix(7, AttributeValue::String("p"));
+  EXPECT_EQ(ItemKey(7, a).compare(0, prefix.size(), prefix), 0);
+  EXPECT_EQ(ItemKey(7, b).compare(0, prefix.size(), prefix), 0);
+  EXPECT_LT(ItemKey(7, a), ItemKey(7, b));
+  EXPECT_LT(TablePrefix(7), ItemKey(7, a));
+  EXPECT_LT(ItemKey(7, b), TablePrefix(8));
+}
+
+TEST(KeyCodecTest, PrefixSuccessor) {
+  EXPECT_EQ(PrefixSuccessor("ab"), "ac");
+  EXPECT_EQ(PrefixSuccessor(std::string("a\xFF", 2)), "b");
+  EXPECT_EQ(PrefixSuccessor(std::string("\xFF\xFF", 2)), "");
+}
+
+}  // namespace
+}  // namespace ddbd::storage
