@@ -24,6 +24,7 @@ using tcp = asio::ip::tcp;
 constexpr size_t kBodyLimit = 16 * 1024 * 1024;
 constexpr uint32_t kHeaderLimit = 16 * 1024;
 constexpr auto kIdleTimeout = std::chrono::seconds(300);
+constexpr auto kLingerTimeout = std::chrono::seconds(5);
 
 std::string HttpDate() {
   std::time_t now = std::time(nullptr);
@@ -103,15 +104,30 @@ class Session : public std::enable_shared_from_this<Session> {
     Send(std::move(reply), false, 11);
   }
 
+  // Lingering close: after our half-close, keep reading (and discarding) until the peer
+  // closes too, so a client still sending a rejected body gets to read the reply instead of
+  // a connection reset.
   void Close() {
     beast::error_code ec;
     stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    if (ec) return;
+    stream_.expires_after(kLingerTimeout);
+    Drain();
+  }
+
+  void Drain() {
+    drain_buffer_.resize(64 * 1024);
+    stream_.async_read_some(asio::buffer(drain_buffer_),
+                            [self = shared_from_this()](beast::error_code ec, size_t) {
+                              if (!ec) self->Drain();
+                            });
   }
 
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   Service& service_;
+  std::vector<char> drain_buffer_;
 };
 
 }  // namespace

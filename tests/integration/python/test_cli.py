@@ -1,0 +1,56 @@
+"""The AWS CLI commands of the seed guide, run unchanged but for --endpoint-url."""
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+AWS = shutil.which("aws")
+
+
+@pytest.fixture(scope="module")
+def aws(server):
+    if AWS is None:
+        pytest.fail("the AWS CLI is not installed (the test command installs Debian's awscli)")
+    env = dict(os.environ, AWS_ACCESS_KEY_ID="AKIDCLI", AWS_SECRET_ACCESS_KEY="secret",
+               AWS_DEFAULT_REGION="us-east-1", AWS_PAGER="", AWS_CONFIG_FILE="/dev/null")
+
+    def run(*args, check=True):
+        result = subprocess.run([AWS, "dynamodb", *args, "--endpoint-url", server.endpoint,
+                                 "--output", "json"], env=env, capture_output=True, text=True,
+                                timeout=60)
+        if check and result.returncode != 0:
+            raise AssertionError(result.stderr)
+        return result
+
+    return run
+
+
+def test_seed_cli_commands(aws):
+    created = json.loads(aws(
+        "create-table", "--table-name", "MyTable",
+        "--attribute-definitions", "AttributeName=PK,AttributeType=S", "AttributeName=SK,AttributeType=S",
+        "--key-schema", "AttributeName=PK,KeyType=HASH", "AttributeName=SK,KeyType=RANGE",
+        "--billing-mode", "PAY_PER_REQUEST").stdout)
+    assert created["TableDescription"]["TableName"] == "MyTable"
+
+    described = json.loads(aws("describe-table", "--table-name", "MyTable").stdout)
+    assert described["Table"]["TableStatus"] == "ACTIVE"
+    assert described["Table"]["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+
+    aws("put-item", "--table-name", "MyTable",
+        "--item", '{"PK":{"S":"USER#123"},"SK":{"S":"PROFILE"}}')
+    got = json.loads(aws("get-item", "--table-name", "MyTable",
+                         "--key", '{"PK":{"S":"USER#123"},"SK":{"S":"PROFILE"}}').stdout)
+    assert got["Item"] == {"PK": {"S": "USER#123"}, "SK": {"S": "PROFILE"}}
+
+    listed = json.loads(aws("list-tables").stdout)
+    assert "MyTable" in listed["TableNames"]
+
+    aws("wait", "table-exists", "--table-name", "MyTable")
+    deleted = json.loads(aws("delete-table", "--table-name", "MyTable").stdout)
+    assert deleted["TableDescription"]["TableStatus"] == "DELETING"
+    failed = aws("describe-table", "--table-name", "MyTable", check=False)
+    assert failed.returncode != 0
+    assert "ResourceNotFoundException" in failed.stderr

@@ -1,0 +1,63 @@
+"""Data on disk survives SIGKILL and clean shutdowns; restarts keep tables and counts."""
+import signal
+
+from conftest import DdbdProcess
+
+SCHEMA = dict(BillingMode="PAY_PER_REQUEST",
+              KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+              AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}])
+
+
+def test_acknowledged_writes_survive_sigkill():
+    first = DdbdProcess().start()
+    try:
+        client = first.client()
+        client.create_table(TableName="Durable", **SCHEMA)
+        for i in range(50):
+            client.put_item(TableName="Durable", Item={"id": {"S": str(i)}, "n": {"N": str(i)}})
+        client.delete_item(TableName="Durable", Key={"id": {"S": "0"}})
+        first.stop(signal.SIGKILL)
+
+        second = DdbdProcess(data_dir=first.data_dir).start()
+        try:
+            client = second.client()
+            assert client.get_item(TableName="Durable", Key={"id": {"S": "42"}})["Item"] == {
+                "id": {"S": "42"}, "n": {"N": "42"}}
+            assert "Item" not in client.get_item(TableName="Durable", Key={"id": {"S": "0"}})
+            assert client.describe_table(TableName="Durable")["Table"]["ItemCount"] == 49
+        finally:
+            second.stop()
+    finally:
+        first.cleanup()
+
+
+def test_sigterm_shuts_down_cleanly_and_keeps_data():
+    first = DdbdProcess().start()
+    try:
+        client = first.client()
+        client.create_table(TableName="Clean", **SCHEMA)
+        client.put_item(TableName="Clean", Item={"id": {"S": "x"}})
+        assert first.stop(signal.SIGTERM) == 0
+        second = DdbdProcess(data_dir=first.data_dir).start()
+        try:
+            assert second.client().get_item(TableName="Clean", Key={"id": {"S": "x"}})["Item"]
+        finally:
+            assert second.stop(signal.SIGINT) == 0
+    finally:
+        first.cleanup()
+
+
+def test_in_memory_mode_keeps_nothing():
+    server = DdbdProcess("--in-memory").start()
+    try:
+        client = server.client()
+        client.create_table(TableName="Mem", **SCHEMA)
+        client.put_item(TableName="Mem", Item={"id": {"S": "1"}})
+        assert client.get_item(TableName="Mem", Key={"id": {"S": "1"}})["Item"]
+    finally:
+        server.stop()
+    again = DdbdProcess("--in-memory", data_dir=server.data_dir).start()
+    try:
+        assert again.client().list_tables()["TableNames"] == []
+    finally:
+        again.cleanup()
