@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what ddbd needs from Debian's packages (and, with --test, the test clients).
+# Installs only what is missing, so a second run costs nothing. Run as root (or via sudo).
+#   scripts/deps.sh          build dependencies
+#   scripts/deps.sh --test   build and test dependencies
+set -euo pipefail
+
+packages=(g++ cmake make pkg-config ccache libboost1.81-dev librocksdb-dev libsimdjson-dev
+          libhnswlib-dev libxxhash-dev zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev)
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(python3 python3-boto3 python3-pytest awscli)
+  command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}" >&2
+  SUDO=""
+  [[ $(id -u) -eq 0 ]] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi

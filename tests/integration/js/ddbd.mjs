@@ -1,0 +1,46 @@
+// Starts the real ddbd binary (DDBD_BINARY) on a loopback port with a fresh data directory,
+// for the node:test suites. Stopped by its process id.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+
+export async function startDdbd(...extraArgs) {
+  const dataDir = mkdtempSync(join(tmpdir(), "ddbd-js-"));
+  const binary = process.env.DDBD_BINARY ?? "ddbd";
+  const child = spawn(binary, ["--address", "127.0.0.1", "--port", "0", "--threads", "2",
+                               "--db-path", join(dataDir, "db"), ...extraArgs],
+                      { stdio: ["ignore", "ignore", "pipe"] });
+  const port = await new Promise((resolve, reject) => {
+    let log = "";
+    const timer = setTimeout(() => reject(new Error("ddbd did not start: " + log)), 10000);
+    child.stderr.on("data", (chunk) => {
+      log += chunk;
+      const match = log.match(/listening on [0-9.]+:(\d+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`ddbd exited with ${code}: ${log}`)));
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    client(accessKeyId = "AKIDJS", region = "us-east-1") {
+      return new DynamoDBClient({
+        endpoint, region, maxAttempts: 1,
+        credentials: { accessKeyId, secretAccessKey: "secret" },
+      });
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.on("exit", resolve));
+        process.kill(child.pid, "SIGTERM");
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,106 @@
+// Control plane through @aws-sdk/client-dynamodb, including the SDK's waiters.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import {
+  CreateTableCommand, DescribeTableCommand, DeleteTableCommand, UpdateTableCommand,
+  ListTablesCommand, TagResourceCommand, UntagResourceCommand, ListTagsOfResourceCommand,
+  DescribeLimitsCommand, paginateListTables, waitUntilTableExists, waitUntilTableNotExists,
+} from "@aws-sdk/client-dynamodb";
+import { startDdbd } from "./ddbd.mjs";
+
+let server, client;
+const schema = {
+  KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+  AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" }],
+  BillingMode: "PAY_PER_REQUEST",
+};
+
+before(async () => {
+  server = await startDdbd();
+  client = server.client();
+});
+
+after(async () => {
+  client.destroy();
+  await server.stop();
+});
+
+test("create and delete with the SDK waiters", async () => {
+  await client.send(new CreateTableCommand({ TableName: "Waited", ...schema }));
+  await waitUntilTableExists({ client, maxWaitTime: 20, minDelay: 1 }, { TableName: "Waited" });
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: "Waited" }));
+  assert.equal(Table.TableStatus, "ACTIVE");
+  assert.equal(Table.TableArn, "arn:aws:dynamodb:us-east-1:000000000000:table/Waited");
+  assert.equal(Table.BillingModeSummary.BillingMode, "PAY_PER_REQUEST");
+  assert.equal(Table.DeletionProtectionEnabled, false);
+  assert.ok(Table.CreationDateTime instanceof Date);
+  assert.equal(Table.ItemCount, 0);
+  await client.send(new DeleteTableCommand({ TableName: "Waited" }));
+  await waitUntilTableNotExists({ client, maxWaitTime: 20, minDelay: 1 }, { TableName: "Waited" });
+});
+
+test("deletion protection and throughput updates", async () => {
+  await client.send(new CreateTableCommand({
+    TableName: "Guarded", ...schema, BillingMode: "PROVISIONED",
+    ProvisionedThroughput: { ReadCapacityUnits: 2, WriteCapacityUnits: 2 },
+    DeletionProtectionEnabled: true,
+  }));
+  await assert.rejects(client.send(new DeleteTableCommand({ TableName: "Guarded" })), {
+    name: "ValidationException",
+    message: "Resource cannot be deleted as it is currently protected against deletion. " +
+             "Disable deletion protection first.",
+  });
+  const updated = await client.send(new UpdateTableCommand({
+    TableName: "Guarded", DeletionProtectionEnabled: false,
+    ProvisionedThroughput: { ReadCapacityUnits: 4, WriteCapacityUnits: 2 },
+  }));
+  assert.equal(updated.TableDescription.DeletionProtectionEnabled, false);
+  assert.equal(updated.TableDescription.ProvisionedThroughput.ReadCapacityUnits, 4);
+  await client.send(new DeleteTableCommand({ TableName: "Guarded" }));
+});
+
+test("list tables with the paginator", async () => {
+  const names = ["pg_a", "pg_b", "pg_c", "pg_d", "pg_e"];
+  for (const TableName of names) await client.send(new CreateTableCommand({ TableName, ...schema }));
+  const seen = [];
+  for await (const page of paginateListTables({ client, pageSize: 2 }, {})) {
+    assert.ok(page.TableNames.length <= 2);
+    seen.push(...page.TableNames);
+  }
+  assert.deepEqual(seen.filter((n) => n.startsWith("pg_")), names);
+  const first = await client.send(new ListTablesCommand({ Limit: 1, ExclusiveStartTableName: "pg_c" }));
+  assert.deepEqual(first.TableNames, ["pg_d"]);
+  assert.equal(first.LastEvaluatedTableName, "pg_d");
+});
+
+test("tags", async () => {
+  const { TableDescription } = await client.send(new CreateTableCommand({
+    TableName: "Tagged", ...schema, Tags: [{ Key: "env", Value: "dev" }],
+  }));
+  const ResourceArn = TableDescription.TableArn;
+  await client.send(new TagResourceCommand({ ResourceArn, Tags: [{ Key: "team", Value: "core" }] }));
+  let { Tags } = await client.send(new ListTagsOfResourceCommand({ ResourceArn }));
+  assert.deepEqual(Tags, [{ Key: "env", Value: "dev" }, { Key: "team", Value: "core" }]);
+  await client.send(new UntagResourceCommand({ ResourceArn, TagKeys: ["env"] }));
+  ({ Tags } = await client.send(new ListTagsOfResourceCommand({ ResourceArn })));
+  assert.deepEqual(Tags, [{ Key: "team", Value: "core" }]);
+});
+
+test("describe limits", async () => {
+  const limits = await client.send(new DescribeLimitsCommand({}));
+  assert.equal(limits.TableMaxReadCapacityUnits, 40000);
+});
+
+test("create validation errors", async () => {
+  await assert.rejects(client.send(new CreateTableCommand({ TableName: "Tagged", ...schema })), {
+    name: "ResourceInUseException", message: "Table already exists: Tagged" });
+  await assert.rejects(client.send(new CreateTableCommand({
+    TableName: "NoKey", BillingMode: "PAY_PER_REQUEST",
+    KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+    AttributeDefinitions: [{ AttributeName: "other", AttributeType: "S" }],
+  })), {
+    name: "ValidationException",
+    message: "One or more parameter values were invalid: Some index key attributes are not " +
+             "defined in AttributeDefinitions. Keys: [id], AttributeDefinitions: [other]",
+  });
+});
