@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark of ddbd and dynalite on this machine.
+
+For each server: start-up time to the first answered request, idle RSS, server CPU time per
+request for GetItem, PutItem and BatchWriteItem (wrk, server pinned to one core and wrk to
+another), BatchWriteItem items/s, and CreateTable+DeleteTable with the JS SDK's waiters, on an
+empty server and with 200k items stored in another table.
+
+Usage: bench/run.py [--ddbd build/server/ddbd] [--seconds 10] [--only ddbd|dynalite]
+Needs: wrk, taskset, node + npm, a Python with boto3. Prints a Markdown table.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import boto3
+import botocore.config
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TICKS = os.sysconf("SC_CLK_TCK")
+SERVER_CORE, CLIENT_CORE = "0", "1"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def npm_install(folder):
+    if not os.path.isdir(os.path.join(folder, "node_modules")):
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"],
+                       cwd=folder, check=True)
+
+
+class Server:
+    def __init__(self, name, command, port, data_dir):
+        self.name, self.command, self.port, self.data_dir = name, command, port, data_dir
+        self.proc = None
+
+    def start(self):
+        """Starts the server pinned to SERVER_CORE; returns seconds to the first answer."""
+        started = time.monotonic()
+        self.proc = subprocess.Popen(["taskset", "-c", SERVER_CORE] + self.command,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        request = (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                   b"X-Amz-Target: DynamoDB_20120810.ListTables\r\nAuthorization: AWS4-HMAC-SHA256 "
+                   b"Credential=B/20260101/us-east-1/dynamodb/aws4_request, Signature=0\r\n"
+                   b"Content-Length: 2\r\n\r\n{}")
+        while time.monotonic() - started < 30:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                    s.sendall(request)
+                    if s.recv(64).startswith(b"HTTP/1.1 200"):
+                        return time.monotonic() - started
+            except OSError:
+                time.sleep(0.0005)
+        raise RuntimeError(f"{self.name} did not start")
+
+    def cpu_seconds(self):
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+
+    def rss_mb(self):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def client(self):
+        return boto3.client("dynamodb", endpoint_url=f"http://127.0.0.1:{self.port}",
+                            region_name="us-east-1", aws_access_key_id="BENCH",
+                            aws_secret_access_key="x",
+                            config=botocore.config.Config(retries={"max_attempts": 10}))
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=30)
+
+
+def wrk(server, script, seconds, connections=8):
+    before = server.cpu_seconds()
+    out = subprocess.run(["taskset", "-c", CLIENT_CORE, "wrk", "-t1", f"-c{connections}",
+                          f"-d{seconds}s", "-s", os.path.join(HERE, "wrk", script),
+                          f"http://127.0.0.1:{server.port}/"],
+                         capture_output=True, text=True, check=True).stdout
+    cpu = server.cpu_seconds() - before
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if errors:
+        raise RuntimeError(f"{server.name} {script}: {errors.group(1)} error responses\n{out}")
+    return {"requests": requests, "rps": requests / seconds, "cpu_us": cpu / requests * 1e6}
+
+
+def create_bench_table(client):
+    client.create_table(TableName="bench", BillingMode="PAY_PER_REQUEST",
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+    client.get_waiter("table_exists").wait(TableName="bench", WaiterConfig={"Delay": 1})
+
+
+def preload(client, table, count, prefix="user#"):
+    for start in range(0, count, 25):
+        items = [{"PutRequest": {"Item": {"pk": {"S": f"{prefix}{i}"}, "name": {"S": "Some Body"},
+                                          "email": {"S": "somebody@example.com"},
+                                          "age": {"N": str(i % 90)}}}}
+                 for i in range(start, min(start + 25, count))]
+        pending = {table: items}
+        while pending:
+            pending = client.batch_write_item(RequestItems=pending)["UnprocessedItems"]
+
+
+def create_delete_ms(server, iterations):
+    out = subprocess.run(["taskset", "-c", CLIENT_CORE, "node", os.path.join(HERE, "js", "create_delete.mjs"),
+                          f"http://127.0.0.1:{server.port}", str(iterations)],
+                         capture_output=True, text=True, check=True).stdout
+    return float(out.strip())
+
+
+def bench(server, seconds):
+    result = {}
+    starts = []
+    for _ in range(5):
+        starts.append(server.start())
+        server.stop()
+        shutil.rmtree(server.data_dir, ignore_errors=True)
+        os.makedirs(server.data_dir)
+    result["startup_ms"] = statistics.median(starts) * 1000
+    server.start()
+    time.sleep(1)
+    result["idle_rss_mb"] = server.rss_mb()
+    client = server.client()
+    result["create_delete_ms"] = create_delete_ms(server, 50)
+    create_bench_table(client)
+    preload(client, "bench", 10000)
+    result["get"] = wrk(server, "get_item.lua", seconds)
+    result["put"] = wrk(server, "put_item.lua", seconds)
+    result["batch"] = wrk(server, "batch_write.lua", seconds)
+    result["batch_items_per_s"] = result["batch"]["rps"] * 25
+    client.create_table(TableName="big", BillingMode="PAY_PER_REQUEST",
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+    client.get_waiter("table_exists").wait(TableName="big", WaiterConfig={"Delay": 1})
+    preload(client, "big", 200000, prefix="big#")
+    result["create_delete_200k_ms"] = create_delete_ms(server, 20)
+    result["loaded_rss_mb"] = server.rss_mb()
+    server.stop()
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ddbd", default=os.path.join(ROOT, "build", "server", "ddbd"))
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--only", choices=["ddbd", "dynalite"])
+    args = parser.parse_args()
+    npm_install(os.path.join(HERE, "js"))
+
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="ddbd-bench-") as tmp:
+        servers = []
+        if args.only in (None, "ddbd"):
+            port = free_port()
+            data = os.path.join(tmp, "ddbd")
+            os.makedirs(data)
+            servers.append(Server("ddbd", [args.ddbd, "--address", "127.0.0.1", "--port", str(port),
+                                           "--threads", "1", "--db-path", data], port, data))
+        if args.only in (None, "dynalite"):
+            npm_install(os.path.join(HERE, "peer"))
+            port = free_port()
+            data = os.path.join(tmp, "dynalite")
+            os.makedirs(data)
+            servers.append(Server("dynalite", ["node", os.path.join(HERE, "peer", "node_modules", "dynalite", "cli.js"),
+                                               "--port", str(port), "--createTableMs", "0",
+                                               "--deleteTableMs", "0", "--updateTableMs", "0"],
+                                  port, data))
+        for server in servers:
+            print(f"benchmarking {server.name} …", file=sys.stderr)
+            try:
+                results[server.name] = bench(server, args.seconds)
+            finally:
+                server.stop()
+
+    names = list(results)
+    rows = [
+        ("first request answered after start (ms, median of 5)", lambda r: f"{r['startup_ms']:.1f}"),
+        ("idle RSS (MB)", lambda r: f"{r['idle_rss_mb']:.1f}"),
+        ("GetItem: server CPU per request (µs)", lambda r: f"{r['get']['cpu_us']:.1f}"),
+        ("GetItem: requests/s (8 connections)", lambda r: f"{r['get']['rps']:.0f}"),
+        ("PutItem: server CPU per request (µs)", lambda r: f"{r['put']['cpu_us']:.1f}"),
+        ("PutItem: requests/s (8 connections)", lambda r: f"{r['put']['rps']:.0f}"),
+        ("BatchWriteItem ×25: server CPU per request (µs)", lambda r: f"{r['batch']['cpu_us']:.1f}"),
+        ("BatchWriteItem load: items/s", lambda r: f"{r['batch_items_per_s']:.0f}"),
+        ("CreateTable+DeleteTable with JS SDK waiters (ms)", lambda r: f"{r['create_delete_ms']:.2f}"),
+        ("… with 200k items in another table (ms)", lambda r: f"{r['create_delete_200k_ms']:.2f}"),
+        ("RSS after loading ~200k+ items (MB)", lambda r: f"{r['loaded_rss_mb']:.1f}"),
+    ]
+    print("| measure | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for label, fmt in rows:
+        print(f"| {label} | " + " | ".join(fmt(results[n]) for n in names) + " |")
+    print(json.dumps(results), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,16 @@
+-- Shared by the wrk scripts: DynamoDB request headers. The signature is not verified by the
+-- servers under test, so a fixed Authorization header is enough.
+local M = {}
+
+function M.headers(operation)
+  return {
+    ["Content-Type"] = "application/x-amz-json-1.0",
+    ["X-Amz-Target"] = "DynamoDB_20120810." .. operation,
+    ["Authorization"] = "AWS4-HMAC-SHA256 Credential=BENCH/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0",
+  }
+end
+
+-- Keys of the preloaded items: pk "user#<n>" for n in [0, KEYS).
+M.KEYS = 10000
+
+return M
