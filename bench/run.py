@@ -53,8 +53,10 @@ class Server:
         self.proc = subprocess.Popen(["taskset", "-c", SERVER_CORE] + self.command,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         request = (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
-                   b"X-Amz-Target: DynamoDB_20120810.ListTables\r\nAuthorization: AWS4-HMAC-SHA256 "
-                   b"Credential=B/20260101/us-east-1/dynamodb/aws4_request, Signature=0\r\n"
+                   b"X-Amz-Target: DynamoDB_20120810.ListTables\r\nX-Amz-Date: 20260101T000000Z\r\n"
+                   b"Authorization: AWS4-HMAC-SHA256 "
+                   b"Credential=B/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, "
+                   b"Signature=0\r\n"
                    b"Content-Length: 2\r\n\r\n{}")
         while time.monotonic() - started < 30:
             try:

@@ -190,6 +190,10 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   rocksdb::ColumnFamilyOptions item_options(db_options);
   item_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
   item_options.write_buffer_size = 32 << 20;
+  // Every write first looks its item up; most new items are absent, and a memtable bloom
+  // filter answers that without searching the skip list.
+  item_options.memtable_prefix_bloom_size_ratio = 0.1;
+  item_options.memtable_whole_key_filtering = true;
 
   std::vector<rocksdb::ColumnFamilyDescriptor> families = {
       {rocksdb::kDefaultColumnFamilyName, catalog_options},
@@ -309,20 +313,31 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
   std::vector<WriteOutcome> outcomes(writes.size());
   std::vector<std::pair<LiveStats*, TableStats>> deltas;
   for (size_t i = 0; i < writes.size(); ++i) {
-    DDBD_ASSIGN_OR_RETURN(outcomes[i].old_item, GetItem(*writes[i].table, writes[i].key));
-    DDBD_ASSIGN_OR_RETURN(outcomes[i].new_item, writes[i].compute(outcomes[i].old_item));
-    const auto& old_item = outcomes[i].old_item;
-    const auto& new_item = outcomes[i].new_item;
-    if (new_item) {
-      batch.Put(impl_->items, keys[i], EncodeItem(*new_item));
-    } else if (old_item) {
+    WriteOutcome& outcome = outcomes[i];
+    rocksdb::PinnableSlice stored;
+    rocksdb::Status status = impl_->db->Get(rocksdb::ReadOptions(), impl_->items, keys[i], &stored);
+    if (!status.ok() && !status.IsNotFound()) return StorageError(status);
+    if (status.ok()) {
+      const std::string_view bytes(stored.data(), stored.size());
+      outcome.existed = true;
+      DDBD_ASSIGN_OR_RETURN(outcome.old_size, StoredItemSize(bytes));
+      if (writes[i].needs_old_item) {
+        DDBD_ASSIGN_OR_RETURN(Item old, DecodeItem(bytes));
+        outcome.old_item = std::move(old);
+      }
+    }
+    DDBD_ASSIGN_OR_RETURN(outcome.new_item, writes[i].compute(outcome.old_item));
+    if (outcome.new_item) {
+      outcome.new_size = ItemSize(*outcome.new_item);
+      batch.Put(impl_->items, keys[i], EncodeItem(*outcome.new_item, outcome.new_size));
+    } else if (outcome.existed) {
       batch.Delete(impl_->items, keys[i]);
     } else {
       continue;  // deleting an absent item changes nothing
     }
-    TableStats delta{(new_item ? 1 : 0) - (old_item ? 1 : 0),
-                     static_cast<int64_t>(new_item ? ItemSize(*new_item) : 0) -
-                         static_cast<int64_t>(old_item ? ItemSize(*old_item) : 0)};
+    TableStats delta{(outcome.new_item ? 1 : 0) - (outcome.existed ? 1 : 0),
+                     static_cast<int64_t>(outcome.new_size) -
+                         static_cast<int64_t>(outcome.old_size)};
     batch.Merge(impl_->catalog, StatsKey(writes[i].table->id),
                 EncodeStats(delta.item_count, delta.size_bytes));
     deltas.emplace_back(&impl_->StatsFor(writes[i].table->id), delta);

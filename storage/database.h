@@ -39,11 +39,17 @@ struct ItemWrite {
   const TableDef* table = nullptr;
   PrimaryKey key;
   std::function<Result<std::optional<Item>>(const std::optional<Item>& old)> compute;
+  // False when `compute` ignores the old item and the caller needs only its size: the old
+  // item is then not decoded (`compute` gets nullopt).
+  bool needs_old_item = true;
 };
 
 struct WriteOutcome {
-  std::optional<Item> old_item;
+  std::optional<Item> old_item;  // only when the write asked for it (needs_old_item)
   std::optional<Item> new_item;
+  bool existed = false;          // an item was there before
+  size_t old_size = 0;           // DynamoDB's size of the old item (0 when none)
+  size_t new_size = 0;           // of the new item (0 when deleted)
 };
 
 // Bounds on the sort key inside one partition; absent bounds are open.

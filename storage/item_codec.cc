@@ -1,4 +1,5 @@
-// Item codec: varint attribute count, then per attribute its name and a tagged value.
+// Item codec: varint item size, varint attribute count, then per attribute its name and a
+// tagged value.
 // A value is its AttributeType byte followed by: S/N/B length-prefixed bytes (N as canonical
 // text), BOOL one byte, NULL nothing, L/M/SS/NS/BS a count then the members.
 #include "storage/item_codec.h"
@@ -100,9 +101,12 @@ bool DecodeValue(ByteReader& in, int depth, AttributeValue& out) {
 
 }  // namespace
 
-std::string EncodeItem(const AttributeMap& item) {
+std::string EncodeItem(const AttributeMap& item) { return EncodeItem(item, ItemSize(item)); }
+
+std::string EncodeItem(const AttributeMap& item, size_t item_size) {
   std::string out;
   ByteWriter writer(out);
+  writer.Varint(item_size);
   writer.Varint(item.size());
   for (const auto& [name, value] : item) {
     writer.Bytes(name);
@@ -111,8 +115,16 @@ std::string EncodeItem(const AttributeMap& item) {
   return out;
 }
 
+Result<size_t> StoredItemSize(std::string_view bytes) {
+  ByteReader reader(bytes);
+  uint64_t size = reader.Varint();
+  if (!reader.ok()) return Error::Internal("corrupt item record");
+  return static_cast<size_t>(size);
+}
+
 Result<Item> DecodeItem(std::string_view bytes) {
   ByteReader reader(bytes);
+  reader.Varint();  // the size header
   Item item;
   for (uint64_t n = reader.Varint(); reader.ok() && n > 0; --n) {
     std::string name(reader.Bytes());

@@ -10,7 +10,12 @@
 
 namespace ddbd::storage {
 
+// A stored item starts with its size by DynamoDB's measure, so writers that only need the
+// old item's size (capacity units, statistics) need not decode it.
+std::string EncodeItem(const AttributeMap& item, size_t item_size);
 std::string EncodeItem(const AttributeMap& item);
 Result<Item> DecodeItem(std::string_view bytes);
+// The size header of an encoded item; fails on a corrupt record.
+Result<size_t> StoredItemSize(std::string_view bytes);
 
 }  // namespace ddbd::storage

@@ -6,6 +6,7 @@ function M.headers(operation)
   return {
     ["Content-Type"] = "application/x-amz-json-1.0",
     ["X-Amz-Target"] = "DynamoDB_20120810." .. operation,
+    ["X-Amz-Date"] = "20260101T000000Z",
     ["Authorization"] = "AWS4-HMAC-SHA256 Credential=BENCH/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0",
   }
 end

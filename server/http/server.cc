@@ -6,7 +6,9 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <ctime>
 #include <thread>
 #include <vector>
@@ -23,7 +25,6 @@ using tcp = asio::ip::tcp;
 
 constexpr size_t kBodyLimit = 16 * 1024 * 1024;
 constexpr uint32_t kHeaderLimit = 16 * 1024;
-constexpr auto kIdleTimeout = std::chrono::seconds(300);
 constexpr auto kLingerTimeout = std::chrono::seconds(5);
 
 std::string HttpDate() {
@@ -40,22 +41,21 @@ std::string Header(const bhttp::request<bhttp::string_body>& req, std::string_vi
   return it == req.end() ? std::string() : std::string(it->value());
 }
 
+// One connection. Every handler of a session runs on the single thread of the io_context
+// that owns its socket, so a session needs no strand.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, Service& service) : stream_(std::move(socket)), service_(service) {}
+  Session(tcp::socket socket, Service& service)
+      : socket_(std::move(socket)), linger_timer_(socket_.get_executor()), service_(service) {}
 
-  void Start() {
-    asio::dispatch(stream_.get_executor(),
-                   beast::bind_front_handler(&Session::Read, shared_from_this()));
-  }
+  void Start() { Read(); }
 
  private:
   void Read() {
     parser_.emplace();
     parser_->body_limit(kBodyLimit);
     parser_->header_limit(kHeaderLimit);
-    stream_.expires_after(kIdleTimeout);
-    bhttp::async_read(stream_, buffer_, *parser_,
+    bhttp::async_read(socket_, buffer_, *parser_,
                       beast::bind_front_handler(&Session::OnRead, shared_from_this()));
   }
 
@@ -90,7 +90,7 @@ class Session : public std::enable_shared_from_this<Session> {
     response->body() = std::move(reply.body);
     response->keep_alive(keep_alive);
     response->prepare_payload();
-    bhttp::async_write(stream_, *response,
+    bhttp::async_write(socket_, *response,
                        [self = shared_from_this(), response](beast::error_code ec, size_t) {
                          if (ec || !response->keep_alive()) return self->Close();
                          self->Read();
@@ -109,21 +109,27 @@ class Session : public std::enable_shared_from_this<Session> {
   // a connection reset.
   void Close() {
     beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    socket_.shutdown(tcp::socket::shutdown_send, ec);
     if (ec) return;
-    stream_.expires_after(kLingerTimeout);
+    linger_timer_.expires_after(kLingerTimeout);
+    linger_timer_.async_wait([self = shared_from_this()](beast::error_code) {
+      beast::error_code ignored;
+      self->socket_.close(ignored);
+    });
     Drain();
   }
 
   void Drain() {
     drain_buffer_.resize(64 * 1024);
-    stream_.async_read_some(asio::buffer(drain_buffer_),
+    socket_.async_read_some(asio::buffer(drain_buffer_),
                             [self = shared_from_this()](beast::error_code ec, size_t) {
-                              if (!ec) self->Drain();
+                              if (!ec) return self->Drain();
+                              self->linger_timer_.cancel();
                             });
   }
 
-  beast::tcp_stream stream_;
+  tcp::socket socket_;
+  asio::steady_timer linger_timer_;
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   Service& service_;
@@ -132,13 +138,21 @@ class Session : public std::enable_shared_from_this<Session> {
 
 }  // namespace
 
+// One io_context per thread, each run by exactly one thread: connections are spread over
+// them round-robin, and a connection's handlers never need synchronisation.
 struct HttpServer::Impl {
-  Impl(Service& s, ServerOptions o)
-      : service(s), options(std::move(o)), io(options.threads), acceptor(io) {}
+  Impl(Service& s, ServerOptions o) : service(s), options(std::move(o)) {
+    for (int i = 0; i < std::max(1, options.threads); ++i) {
+      contexts.push_back(std::make_unique<asio::io_context>(1));
+      guards.emplace_back(asio::make_work_guard(*contexts.back()));
+    }
+    acceptor.emplace(*contexts[0]);
+  }
 
   void Accept() {
-    acceptor.async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
-      if (!acceptor.is_open()) return;
+    asio::io_context& target = *contexts[next_context++ % contexts.size()];
+    acceptor->async_accept(target, [this](beast::error_code ec, tcp::socket socket) {
+      if (!acceptor->is_open()) return;
       if (!ec) {
         socket.set_option(tcp::no_delay(true), ec);
         std::make_shared<Session>(std::move(socket), service)->Start();
@@ -149,8 +163,10 @@ struct HttpServer::Impl {
 
   Service& service;
   ServerOptions options;
-  asio::io_context io;
-  tcp::acceptor acceptor;
+  std::vector<std::unique_ptr<asio::io_context>> contexts;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
+  std::optional<tcp::acceptor> acceptor;
+  size_t next_context = 0;
 };
 
 HttpServer::HttpServer(Service& service, ServerOptions options)
@@ -162,7 +178,7 @@ Status HttpServer::Start() {
   auto address = asio::ip::make_address(impl_->options.address, ec);
   if (ec) return Error::Internal("invalid listen address: " + impl_->options.address);
   tcp::endpoint endpoint(address, impl_->options.port);
-  auto& acceptor = impl_->acceptor;
+  auto& acceptor = *impl_->acceptor;
   acceptor.open(endpoint.protocol(), ec);
   if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) acceptor.bind(endpoint, ec);
@@ -175,20 +191,22 @@ Status HttpServer::Start() {
   return OkStatus();
 }
 
-uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+uint16_t HttpServer::port() const { return impl_->acceptor->local_endpoint().port(); }
 
 void HttpServer::Run() {
   std::vector<std::thread> threads;
-  for (int i = 1; i < impl_->options.threads; ++i) threads.emplace_back([this] { impl_->io.run(); });
-  impl_->io.run();
+  for (size_t i = 1; i < impl_->contexts.size(); ++i) {
+    threads.emplace_back([context = impl_->contexts[i].get()] { context->run(); });
+  }
+  impl_->contexts[0]->run();
   for (auto& t : threads) t.join();
 }
 
 void HttpServer::Stop() {
-  asio::post(impl_->io, [this] {
+  asio::post(*impl_->contexts[0], [this] {
     beast::error_code ec;
-    impl_->acceptor.close(ec);
-    impl_->io.stop();
+    impl_->acceptor->close(ec);
+    for (auto& context : impl_->contexts) context->stop();
   });
 }
 

@@ -138,7 +138,7 @@ Result<std::string> BatchGetItem(OpContext& ctx, const Request& req) {
   if (in.capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity").BeginArray();
     for (size_t t = 0; t < in.tables.size(); ++t) {
-      WriteConsumedCapacity(out, in.capacity, tables[t]->name, units[t], false);
+      WriteConsumedCapacity(out, in.capacity, in.tables[t].table_name, units[t], false);
     }
     out.EndArray();
   }

@@ -108,7 +108,8 @@ Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
       writes.push_back({table.get(), std::move(key),
                         [new_item](const std::optional<Item>&) -> Result<std::optional<Item>> {
                           return *new_item;
-                        }});
+                        },
+                        /*needs_old_item=*/false});
       table_of_write.push_back(t);
     }
     tables.push_back(std::move(table));
@@ -120,11 +121,11 @@ Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
   if (in.capacity != CapacityDetail::kNone) {
     std::vector<double> units(tables.size(), 0);
     for (size_t i = 0; i < outcomes.size(); ++i) {
-      units[table_of_write[i]] += WriteUnits(outcomes[i].old_item, outcomes[i].new_item);
+      units[table_of_write[i]] += WriteUnits(outcomes[i].old_size, outcomes[i].new_size);
     }
     out.Key("ConsumedCapacity").BeginArray();
     for (size_t t = 0; t < tables.size(); ++t) {
-      WriteConsumedCapacity(out, in.capacity, tables[t]->name, units[t], true);
+      WriteConsumedCapacity(out, in.capacity, in.tables[t].table_name, units[t], true);
     }
     out.EndArray();
   }

@@ -158,8 +158,8 @@ Status CheckItemSize(const AttributeMap& item) {
   return OkStatus();
 }
 
-double WriteUnits(const std::optional<Item>& old_item, const std::optional<Item>& new_item) {
-  size_t bytes = std::max(old_item ? ItemSize(*old_item) : 0, new_item ? ItemSize(*new_item) : 0);
+double WriteUnits(size_t old_size, size_t new_size) {
+  size_t bytes = std::max(old_size, new_size);
   return std::max<double>(1, std::ceil(static_cast<double>(bytes) / 1024));
 }
 

@@ -48,7 +48,7 @@ Status CheckItemSize(const AttributeMap& item);
 
 // Capacity units of one item write (≥ 1 per started KB of the larger image) and one
 // item read (per started 4 KB, halved for eventually consistent reads).
-double WriteUnits(const std::optional<Item>& old_item, const std::optional<Item>& new_item);
+double WriteUnits(size_t old_size, size_t new_size);
 double ReadUnits(size_t bytes, bool consistent);
 
 // Reads a Tags member ([{Key, Value}]): key 1..128, value 0..256 characters.
@@ -56,6 +56,7 @@ Result<std::optional<std::vector<Tag>>> ReadTags(wire::JsonObject body,
                                                  wire::ConstraintErrors& errors);
 
 // {"TableName":…,"CapacityUnits":…} (+ "Table" with INDEXES), or nothing with kNone.
+// `table_name` is the name or ARN exactly as the request gave it.
 void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
                            std::string_view table_name, double units, bool is_write);
 

@@ -40,8 +40,9 @@ Result<std::string> DeleteItem(OpContext& ctx, const Request& req) {
                         WriteOne(ctx, *table, std::move(key),
                                  [](const std::optional<Item>&) -> Result<std::optional<Item>> {
                                    return std::optional<Item>();
-                                 }));
-  return RenderWriteResponse(*table, outcome, in.return_values, in.capacity);
+                                 },
+                                 in.return_values == ReturnValues::kAllOld));
+  return RenderWriteResponse(in.table_name, outcome, in.return_values, in.capacity);
 }
 
 }  // namespace ddbd::server::ops

@@ -43,7 +43,7 @@ Result<std::string> GetItem(OpContext& ctx, const Request& req) {
   }
   if (in.capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");
-    WriteConsumedCapacity(out, in.capacity, table->name,
+    WriteConsumedCapacity(out, in.capacity, in.table_name,
                           ReadUnits(item ? ItemSize(*item) : 0, in.consistent_read), false);
   }
   out.EndObject();

@@ -55,14 +55,15 @@ Status RejectExpressions(wire::JsonObject body,
 
 Result<storage::WriteOutcome> WriteOne(
     OpContext& ctx, const TableDef& table, PrimaryKey key,
-    std::function<Result<std::optional<Item>>(const std::optional<Item>&)> compute) {
+    std::function<Result<std::optional<Item>>(const std::optional<Item>&)> compute,
+    bool needs_old_item) {
   std::vector<storage::ItemWrite> writes;
-  writes.push_back({&table, std::move(key), std::move(compute)});
+  writes.push_back({&table, std::move(key), std::move(compute), needs_old_item});
   DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes)));
   return std::move(outcomes.front());
 }
 
-std::string RenderWriteResponse(const TableDef& table, const storage::WriteOutcome& outcome,
+std::string RenderWriteResponse(std::string_view table_name, const storage::WriteOutcome& outcome,
                                 ReturnValues return_values, CapacityDetail capacity) {
   wire::JsonWriter out;
   out.BeginObject();
@@ -72,8 +73,8 @@ std::string RenderWriteResponse(const TableDef& table, const storage::WriteOutco
   }
   if (capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");
-    WriteConsumedCapacity(out, capacity, table.name,
-                          WriteUnits(outcome.old_item, outcome.new_item), true);
+    WriteConsumedCapacity(out, capacity, table_name,
+                          WriteUnits(outcome.old_size, outcome.new_size), true);
   }
   out.EndObject();
   return out.Take();

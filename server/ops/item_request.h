@@ -24,13 +24,16 @@ Status RejectExpressions(wire::JsonObject body,
                          std::initializer_list<std::string_view> expression_members);
 
 // Runs one read-modify-write of a single item.
+// `needs_old_item`: whether `compute` or the response needs the old item itself.
 Result<storage::WriteOutcome> WriteOne(
     OpContext& ctx, const TableDef& table, PrimaryKey key,
-    std::function<Result<std::optional<Item>>(const std::optional<Item>&)> compute);
+    std::function<Result<std::optional<Item>>(const std::optional<Item>&)> compute,
+    bool needs_old_item);
 
 // The response of PutItem/DeleteItem/UpdateItem: Attributes per ReturnValues (ALL_OLD here)
 // and ConsumedCapacity.
-std::string RenderWriteResponse(const TableDef& table, const storage::WriteOutcome& outcome,
+// `table_name` is echoed as the request gave it (a name or an ARN), as DynamoDB does.
+std::string RenderWriteResponse(std::string_view table_name, const storage::WriteOutcome& outcome,
                                 ReturnValues return_values, CapacityDetail capacity);
 
 }  // namespace ddbd::server::ops

@@ -41,8 +41,9 @@ Result<std::string> PutItem(OpContext& ctx, const Request& req) {
                         WriteOne(ctx, *table, std::move(key),
                                  [&in](const std::optional<Item>&) -> Result<std::optional<Item>> {
                                    return std::optional<Item>(in.item);
-                                 }));
-  return RenderWriteResponse(*table, outcome, in.return_values, in.capacity);
+                                 },
+                                 in.return_values == ReturnValues::kAllOld));
+  return RenderWriteResponse(in.table_name, outcome, in.return_values, in.capacity);
 }
 
 }  // namespace ddbd::server::ops

@@ -47,10 +47,19 @@ TEST(ItemCodecTest, RejectsEveryTruncation) {
 }
 
 TEST(ItemCodecTest, RejectsUnknownTypeTag) {
-  std::string bytes = EncodeItem(EveryType());
-  // Field layout: count, name length, name, type. The first name is "b" (map order).
-  bytes[3] = '\x63';
+  Item item;
+  item["b"] = AttributeValue::Bool(true);
+  std::string bytes = EncodeItem(item);
+  // size header, attribute count, name length, name, type tag, payload.
+  ASSERT_EQ(bytes.size(), 6u);
+  bytes[4] = '\x63';
   EXPECT_FALSE(DecodeItem(bytes).ok());
+}
+
+TEST(ItemCodecTest, StoresTheItemSize) {
+  Item item = EveryType();
+  ASSERT_OK_AND_ASSIGN(size_t size, StoredItemSize(EncodeItem(item)));
+  EXPECT_EQ(size, ItemSize(item));
 }
 
 }  // namespace

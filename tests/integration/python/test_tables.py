@@ -146,7 +146,10 @@ def test_tags(ddb, table_factory):
 def test_table_arn_works_as_table_name(ddb, table_factory):
     name = table_factory()
     arn = ddb.describe_table(TableName=name)["Table"]["TableArn"]
-    ddb.put_item(TableName=arn, Item={"PK": {"S": "a"}, "SK": {"S": "b"}})
+    put = ddb.put_item(TableName=arn, Item={"PK": {"S": "a"}, "SK": {"S": "b"}},
+                       ReturnConsumedCapacity="TOTAL")
+    # DynamoDB echoes the table as the request named it.
+    assert put["ConsumedCapacity"]["TableName"] == arn
     assert ddb.get_item(TableName=name, Key={"PK": {"S": "a"}, "SK": {"S": "b"}})["Item"]
 
 

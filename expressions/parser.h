@@ -1,0 +1,35 @@
+// Recursive-descent parsers for DynamoDB's five expression grammars. The result keeps
+// placeholders unresolved (see ast.h); Validate* in binder.h checks them against a
+// request's ExpressionAttributeNames/Values.
+//
+// Entry points: ParseCondition (ConditionExpression, FilterExpression,
+// KeyConditionExpression), ParseUpdate, ParseProjection. Each fails with DynamoDB's
+// ValidationException text: length limit, empty expression, syntax errors with token and
+// context, and the checks that need no placeholder values (redundant parentheses, unknown
+// or misused functions, reserved words, operand counts, operator and IN limits).
+#pragma once
+
+#include <string_view>
+
+#include "expressions/ast.h"
+#include "model/result.h"
+
+namespace ddbd::expressions {
+
+enum class ExpressionKind : uint8_t { kCondition, kFilter, kKeyCondition, kProjection, kUpdate };
+
+// "ConditionExpression", "FilterExpression", …: the prefix of DynamoDB's messages.
+std::string_view ParameterName(ExpressionKind kind);
+
+inline constexpr size_t kMaxExpressionBytes = 4096;
+inline constexpr size_t kMaxOperators = 300;
+inline constexpr size_t kMaxInOperands = 100;
+
+Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind);
+Result<UpdateExpression> ParseUpdate(std::string_view text);
+Result<ProjectionExpression> ParseProjection(std::string_view text);
+
+// "Invalid <P>: <detail>" — the form of every semantic expression error.
+Error InvalidExpression(ExpressionKind kind, std::string_view detail);
+
+}  // namespace ddbd::expressions
