@@ -1,6 +1,9 @@
 // Placeholder resolution and the checks that need the request's values.
 #include "expressions/bindings.h"
 
+#include <algorithm>
+#include <optional>
+
 #include "model/number.h"
 
 namespace ddbd::expressions {

@@ -41,7 +41,7 @@ bool Contains(const AttributeValue& haystack, const AttributeValue& needle) {
   }
 }
 
-bool Compare(Comparator comparator, const std::optional<AttributeValue>& a,
+bool CompareOperands(Comparator comparator, const std::optional<AttributeValue>& a,
              const std::optional<AttributeValue>& b) {
   if (!a || !b) return comparator == Comparator::kNe;
   if (comparator == Comparator::kEq) return *a == *b;
@@ -118,7 +118,7 @@ std::optional<int> ValueOrder(const AttributeValue& a, const AttributeValue& b) 
   if (a.type() != b.type()) return std::nullopt;
   switch (a.type()) {
     case AttributeType::kN: {
-      auto c = ddbd::Compare(*Number::Parse(a.scalar()), *Number::Parse(b.scalar()));
+      auto c = Compare(*Number::Parse(a.scalar()), *Number::Parse(b.scalar()));  // found by ADL
       return c < 0 ? -1 : c > 0 ? 1 : 0;
     }
     case AttributeType::kS:
@@ -174,7 +174,7 @@ bool Matches(const Condition& condition, const AttributeMap& item, const Binding
     case Condition::Kind::kNot:
       return !Matches(condition.children[0], item, bindings);
     case Condition::Kind::kCompare:
-      return Compare(condition.comparator, operand(0), operand(1));
+      return CompareOperands(condition.comparator, operand(0), operand(1));
     case Condition::Kind::kBetween: {
       auto value = operand(0), low = operand(1), high = operand(2);
       if (!value || !low || !high) return false;

@@ -24,8 +24,11 @@ constexpr Operation kOperations[] = {
     {"ListTables", ops::ListTables, Access::kRead},
     {"ListTagsOfResource", ops::ListTagsOfResource, Access::kRead},
     {"PutItem", ops::PutItem, Access::kWrite},
+    {"Query", ops::Query, Access::kRead},
+    {"Scan", ops::Scan, Access::kRead},
     {"TagResource", ops::TagResource, Access::kAdmin},
     {"UntagResource", ops::UntagResource, Access::kAdmin},
+    {"UpdateItem", ops::UpdateItem, Access::kWrite},
     {"UpdateTable", ops::UpdateTable, Access::kAdmin},
 };
 

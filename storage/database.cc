@@ -192,7 +192,7 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   item_options.write_buffer_size = 32 << 20;
   // Every write first looks its item up; most new items are absent, and a memtable bloom
   // filter answers that without searching the skip list.
-  item_options.memtable_prefix_bloom_size_ratio = 0.1;
+  item_options.memtable_prefix_bloom_size_ratio = 0.02;
   item_options.memtable_whole_key_filtering = true;
 
   std::vector<rocksdb::ColumnFamilyDescriptor> families = {
@@ -353,9 +353,9 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
   return outcomes;
 }
 
-std::unique_ptr<ItemCursor> Database::ScanPartition(const TableDef& table,
-                                                    const AttributeValue& partition,
-                                                    const SortKeyRange& range, bool forward) {
+std::unique_ptr<ItemCursor> Database::ScanPartition(
+    const TableDef& table, const AttributeValue& partition, const SortKeyRange& range,
+    bool forward, const std::optional<std::string>& exclusive_start) {
   const std::string prefix = PartitionPrefix(table.id, partition);
   std::string lower = prefix;
   std::string upper = PrefixSuccessor(prefix);
@@ -369,6 +369,21 @@ std::unique_ptr<ItemCursor> Database::ScanPartition(const TableDef& table,
     upper = prefix;
     EncodeKeyValue(range.upper->value, upper);
     if (range.upper->inclusive) upper.push_back('\0');
+  }
+  if (range.prefix) {
+    // The escaped bytes of a prefix, without the terminator, begin every encoding of a value
+    // that starts with it.
+    std::string begins = prefix + EncodeBytesPrefix(*range.prefix);
+    lower = std::max(lower, begins);
+    std::string end = PrefixSuccessor(begins);
+    if (!end.empty()) upper = std::min(upper, end);
+  }
+  if (exclusive_start) {
+    if (forward) {
+      lower = std::max(lower, *exclusive_start + '\0');
+    } else {
+      upper = std::min(upper, *exclusive_start);
+    }
   }
   return std::make_unique<RocksItemCursor>(impl_->db.get(), impl_->items, std::move(lower),
                                            std::move(upper), forward);

@@ -52,7 +52,8 @@ struct WriteOutcome {
   size_t new_size = 0;           // of the new item (0 when deleted)
 };
 
-// Bounds on the sort key inside one partition; absent bounds are open.
+// Bounds on the sort key inside one partition; absent bounds are open. `prefix` (S or B
+// sort keys) selects the sort keys that begin with it, within the other bounds.
 struct SortKeyRange {
   struct Bound {
     AttributeValue value;
@@ -60,6 +61,7 @@ struct SortKeyRange {
   };
   std::optional<Bound> lower;
   std::optional<Bound> upper;
+  std::optional<std::string> prefix;
 };
 
 class ItemCursor;
@@ -85,8 +87,12 @@ class Database {
   // REQUIRES: no two writes name the same item.
   Result<std::vector<WriteOutcome>> WriteItems(std::vector<ItemWrite> writes);
 
+  // Items of one partition in sort-key order (`forward`) or reverse, within `range`, after
+  // `exclusive_start` (an ItemKey, in the direction of travel) when given.
   std::unique_ptr<ItemCursor> ScanPartition(const TableDef& table, const AttributeValue& partition,
-                                            const SortKeyRange& range, bool forward);
+                                            const SortKeyRange& range, bool forward,
+                                            const std::optional<std::string>& exclusive_start =
+                                                std::nullopt);
   // Items whose partition hash lies in [hash_begin, hash_end] (inclusive), in Scan order,
   // starting after `exclusive_start` (an ItemKey) when given.
   std::unique_ptr<ItemCursor> ScanHashRange(const TableDef& table, uint64_t hash_begin,

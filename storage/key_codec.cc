@@ -18,11 +18,15 @@ constexpr uint8_t kPositive = 0x03;
 constexpr uint8_t kDigitsEnd = 0x00;           // after positive digits (encoded 1..10)
 constexpr uint8_t kNegativeDigitsEnd = 0xFF;   // after negative digits (encoded 10..1)
 
-void EncodeBytes(std::string_view bytes, std::string& out) {
+void EscapeBytes(std::string_view bytes, std::string& out) {
   for (char c : bytes) {
     out.push_back(c);
     if (c == '\0') out.push_back('\xFF');
   }
+}
+
+void EncodeBytes(std::string_view bytes, std::string& out) {
+  EscapeBytes(bytes, out);
   out.push_back('\0');
   out.push_back('\0');
 }
@@ -58,6 +62,12 @@ void EncodeKeyValue(const AttributeValue& value, std::string& out) {
   } else {
     EncodeBytes(value.scalar(), out);
   }
+}
+
+std::string EncodeBytesPrefix(std::string_view prefix) {
+  std::string out;
+  EscapeBytes(prefix, out);
+  return out;
 }
 
 std::string EncodeKeyValue(const AttributeValue& value) {

@@ -21,6 +21,10 @@ namespace ddbd::storage {
 void EncodeKeyValue(const AttributeValue& value, std::string& out);
 std::string EncodeKeyValue(const AttributeValue& value);
 
+// The encoding of a string or binary value's leading bytes: every EncodeKeyValue of a value
+// that starts with `prefix` starts with this.
+std::string EncodeBytesPrefix(std::string_view prefix);
+
 // A partition's position in Scan order: 64-bit hash of the encoded partition key.
 uint64_t PartitionHash(std::string_view encoded_partition_key);
 

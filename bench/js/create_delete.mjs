@@ -1,7 +1,8 @@
 // CreateTable + DeleteTable with the JavaScript SDK's waiters, as a test suite's fixture does.
-// Usage: node create_delete.mjs ENDPOINT ITERATIONS → prints the mean milliseconds per pair.
+// Usage: node create_delete.mjs ENDPOINT ITERATIONS → prints the mean milliseconds per pair,
+// then the mean milliseconds of one ListTables call: the SDK's own floor per request.
 import {
-  DynamoDBClient, CreateTableCommand, DeleteTableCommand, waitUntilTableExists,
+  DynamoDBClient, ListTablesCommand, CreateTableCommand, DeleteTableCommand, waitUntilTableExists,
   waitUntilTableNotExists,
 } from "@aws-sdk/client-dynamodb";
 
@@ -29,4 +30,8 @@ const start = process.hrtime.bigint();
 for (let i = 0; i < Number(iterations); ++i) await pair(i);
 const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
 console.log((elapsed / Number(iterations)).toFixed(3));
+const calls = 200;
+const listStart = process.hrtime.bigint();
+for (let i = 0; i < calls; ++i) await client.send(new ListTablesCommand({ Limit: 1 }));
+console.log((Number(process.hrtime.bigint() - listStart) / 1e6 / calls).toFixed(3));
 client.destroy();

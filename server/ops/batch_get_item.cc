@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "expressions/evaluator.h"
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 #include "server/wire/attribute_value_json.h"
@@ -19,6 +20,7 @@ struct TableRequest {
   std::vector<Item> keys;
   std::vector<wire::JsonValue> raw_keys;  // echoed in UnprocessedKeys
   bool consistent_read = false;
+  ExpressionInputs expressions;
 };
 
 struct BatchGetInput {
@@ -28,7 +30,8 @@ struct BatchGetInput {
 
 Result<TableRequest> ParseTableRequest(std::string_view table_name, wire::JsonValue json,
                                        wire::ConstraintErrors& errors) {
-  TableRequest request{table_name, {}, {}, false};
+  TableRequest request;
+  request.table_name = table_name;
   const std::string path = "requestItems." + std::string(table_name) + ".member";
   DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(json));
   DDBD_ASSIGN_OR_RETURN(auto consistent, wire::GetBool(object, "ConsistentRead"));
@@ -53,7 +56,7 @@ Result<TableRequest> ParseTableRequest(std::string_view table_name, wire::JsonVa
     errors.Add(std::nullopt, "RequestItems." + std::string(table_name) + ".member.Keys",
                "Member must have length less than or equal to 100");
   }
-  DDBD_RETURN_IF_ERROR(RejectExpressions(object, {"ProjectionExpression"}));
+  DDBD_ASSIGN_OR_RETURN(request.expressions, ReadExpressions(object, {.projection = true}));
   if (duplicates) return Error::Validation("Provided list of item keys contains duplicates");
   return request;
 }
@@ -120,7 +123,8 @@ Result<std::string> BatchGetItem(OpContext& ctx, const Request& req) {
       units[t] += ReadUnits(bytes, in.tables[t].consistent_read);
       if (!item) continue;
       response_bytes += bytes;
-      wire::WriteAttributeMap(out, *item);
+      const auto& projection = in.tables[t].expressions.projection;
+      wire::WriteAttributeMap(out, projection ? expressions::Project(*item, *projection) : *item);
     }
     out.EndArray();
   }

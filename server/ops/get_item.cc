@@ -1,4 +1,5 @@
 // GetItem: read one item by its primary key.
+#include "expressions/evaluator.h"
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 #include "server/wire/attribute_value_json.h"
@@ -9,6 +10,7 @@ namespace {
 struct GetItemInput {
   std::string_view table_name;
   Item key;
+  ExpressionInputs expressions;
   bool consistent_read = false;
   CapacityDetail capacity = CapacityDetail::kNone;
 };
@@ -21,7 +23,7 @@ Result<GetItemInput> ParseGetItem(wire::JsonObject body) {
   DDBD_ASSIGN_OR_RETURN(std::optional<bool> consistent, wire::GetBool(body, "ConsistentRead"));
   DDBD_ASSIGN_OR_RETURN(in.capacity, ReadReturnConsumedCapacity(body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  DDBD_RETURN_IF_ERROR(RejectExpressions(body, {"ProjectionExpression"}));
+  DDBD_ASSIGN_OR_RETURN(in.expressions, ReadExpressions(body, {.projection = true}));
   in.key = std::move(*key);
   in.consistent_read = consistent.value_or(false);
   return in;
@@ -39,7 +41,11 @@ Result<std::string> GetItem(OpContext& ctx, const Request& req) {
   out.BeginObject();
   if (item) {
     out.Key("Item");
-    wire::WriteAttributeMap(out, *item);
+    if (in.expressions.projection) {
+      wire::WriteAttributeMap(out, expressions::Project(*item, *in.expressions.projection));
+    } else {
+      wire::WriteAttributeMap(out, *item);
+    }
   }
   if (in.capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");

@@ -1,6 +1,7 @@
 // Shared request members of the single-item operations.
 #include "server/ops/item_request.h"
 
+#include "expressions/evaluator.h"
 #include "server/wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
@@ -17,40 +18,23 @@ Result<std::optional<Item>> ReadAttributeMap(wire::JsonObject body, std::string_
   return std::optional<Item>(std::move(map));
 }
 
-Status RejectExpressions(wire::JsonObject body,
-                         std::initializer_list<std::string_view> expression_members) {
-  for (auto member : expression_members) {
-    if (wire::Member(body, member)) {
-      return Error::Validation(std::string(member) +
-                               " is not supported by this version of ddbd yet");
-    }
+Result<bool> ReadReturnOldOnConditionFailure(wire::JsonObject body,
+                                             wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto value, ReadEnum(body, "ReturnValuesOnConditionCheckFailure",
+                                             "returnValuesOnConditionCheckFailure",
+                                             {"ALL_OLD", "NONE"}, errors));
+  return value == "ALL_OLD";
+}
+
+Status CheckWriteCondition(const ExpressionInputs& expressions, const std::optional<Item>& old,
+                           bool return_old) {
+  if (!expressions.condition) return OkStatus();
+  static const Item kAbsent;
+  if (expressions::Matches(*expressions.condition, old ? *old : kAbsent, expressions.bindings)) {
+    return OkStatus();
   }
-  for (auto legacy : {"Expected", "ConditionalOperator", "AttributesToGet"}) {
-    if (wire::Member(body, legacy)) {
-      return Error::Validation(std::string(legacy) +
-                               " is not supported by this version of ddbd yet");
-    }
-  }
-  // No expression is present from here on.
-  if (wire::Member(body, "ExpressionAttributeNames")) {
-    return Error::Validation(
-        "ExpressionAttributeNames can only be specified when using expressions");
-  }
-  if (wire::Member(body, "ExpressionAttributeValues")) {
-    std::vector<std::string_view> value_bearing;
-    for (auto member : expression_members) {
-      if (member != "ProjectionExpression") value_bearing.push_back(member);
-    }
-    std::string message =
-        "ExpressionAttributeValues can only be specified when using expressions: ";
-    for (size_t i = 0; i < value_bearing.size(); ++i) {
-      if (i) message += " and ";
-      message += value_bearing[i];
-    }
-    message += value_bearing.size() == 1 ? " is null" : " are null";
-    return Error::Validation(message);
-  }
-  return OkStatus();
+  return Error::ConditionalCheckFailed(return_old && old ? std::make_shared<const Item>(*old)
+                                                         : nullptr);
 }
 
 Result<storage::WriteOutcome> WriteOne(
@@ -63,13 +47,19 @@ Result<storage::WriteOutcome> WriteOne(
   return std::move(outcomes.front());
 }
 
+std::optional<Item> OldItemIfAsked(ReturnValues return_values,
+                                   const storage::WriteOutcome& outcome) {
+  if (return_values != ReturnValues::kAllOld) return std::nullopt;
+  return outcome.old_item;
+}
+
 std::string RenderWriteResponse(std::string_view table_name, const storage::WriteOutcome& outcome,
-                                ReturnValues return_values, CapacityDetail capacity) {
+                                const std::optional<Item>& attributes, CapacityDetail capacity) {
   wire::JsonWriter out;
   out.BeginObject();
-  if (return_values == ReturnValues::kAllOld && outcome.old_item) {
+  if (attributes) {
     out.Key("Attributes");
-    wire::WriteAttributeMap(out, *outcome.old_item);
+    wire::WriteAttributeMap(out, *attributes);
   }
   if (capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");

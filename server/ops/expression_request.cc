@@ -1,0 +1,153 @@
+// Reading and binding the expression members of a request.
+#include "server/ops/expression_request.h"
+
+#include <string>
+
+#include "expressions/parser.h"
+#include "server/wire/attribute_value_json.h"
+
+namespace ddbd::server::ops {
+namespace {
+
+using expressions::ExpressionKind;
+
+bool IsPlaceholderKey(std::string_view key, char sigil) {
+  if (key.size() < 2 || key[0] != sigil) return false;
+  for (char c : key.substr(1)) {
+    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '_';
+    if (!word) return false;
+  }
+  return true;
+}
+
+Result<std::map<std::string, std::string, std::less<>>> ReadNames(wire::JsonObject body) {
+  std::map<std::string, std::string, std::less<>> names;
+  DDBD_ASSIGN_OR_RETURN(auto object, wire::GetObject(body, "ExpressionAttributeNames"));
+  if (!object) return names;
+  for (auto field : *object) {
+    DDBD_ASSIGN_OR_RETURN(std::string_view name, wire::AsString(field.value));
+    if (!IsPlaceholderKey(field.key, '#')) {
+      return Error::Validation("ExpressionAttributeNames contains invalid key: Syntax error; "
+                               "key: \"" + std::string(field.key) + "\"");
+    }
+    if (name.empty()) {
+      return Error::Validation("ExpressionAttributeNames contains invalid value: Empty attribute "
+                               "name for key " + std::string(field.key));
+    }
+    names.emplace(std::string(field.key), std::string(name));
+  }
+  if (names.empty()) return Error::Validation("ExpressionAttributeNames must not be empty");
+  return names;
+}
+
+Result<std::map<std::string, AttributeValue, std::less<>>> ReadValues(wire::JsonObject body) {
+  std::map<std::string, AttributeValue, std::less<>> values;
+  DDBD_ASSIGN_OR_RETURN(auto object, wire::GetObject(body, "ExpressionAttributeValues"));
+  if (!object) return values;
+  for (auto field : *object) {
+    if (!IsPlaceholderKey(field.key, ':')) {
+      return Error::Validation("ExpressionAttributeValues contains invalid key: Syntax error; "
+                               "key: \"" + std::string(field.key) + "\"");
+    }
+    Result<AttributeValue> value = wire::ParseAttributeValue(field.value);
+    if (!value.ok()) {
+      if (value.error().code() != ErrorCode::kValidation) return std::move(value).error();
+      return Error::Validation("ExpressionAttributeValues contains invalid value: " +
+                               value.error().message() + " for key " + std::string(field.key));
+    }
+    values.emplace(std::string(field.key), std::move(value).value());
+  }
+  if (values.empty()) return Error::Validation("ExpressionAttributeValues must not be empty");
+  return values;
+}
+
+Status RejectLegacy(wire::JsonObject body) {
+  for (std::string_view legacy : {"Expected", "ConditionalOperator", "AttributesToGet",
+                                  "AttributeUpdates", "KeyConditions", "QueryFilter",
+                                  "ScanFilter"}) {
+    if (wire::Member(body, legacy)) {
+      return Error::Validation(std::string(legacy) +
+                               " is not supported by this version of ddbd yet; use the "
+                               "expression parameters");
+    }
+  }
+  return OkStatus();
+}
+
+// "ConditionExpression and UpdateExpression are null": the value-bearing expression members
+// of the operation, for the message about values given without any expression.
+std::string ValueBearingMembers(const ExpressionMembers& accepted) {
+  std::vector<std::string_view> members;
+  if (accepted.update) members.push_back("UpdateExpression");
+  if (accepted.condition) members.push_back("ConditionExpression");
+  if (accepted.key_condition) members.push_back("KeyConditionExpression");
+  if (accepted.filter) members.push_back("FilterExpression");
+  std::string out;
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (i) out += " and ";
+    out += members[i];
+  }
+  return out + (members.size() == 1 ? " is null" : " are null");
+}
+
+Result<std::optional<std::string_view>> ReadText(wire::JsonObject body, bool accepted,
+                                                 std::string_view member) {
+  if (!accepted) return std::optional<std::string_view>();
+  return wire::GetString(body, member);
+}
+
+}  // namespace
+
+Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const ExpressionMembers& accepted) {
+  DDBD_RETURN_IF_ERROR(RejectLegacy(body));
+  DDBD_ASSIGN_OR_RETURN(auto key_text, ReadText(body, accepted.key_condition, "KeyConditionExpression"));
+  DDBD_ASSIGN_OR_RETURN(auto update_text, ReadText(body, accepted.update, "UpdateExpression"));
+  DDBD_ASSIGN_OR_RETURN(auto condition_text, ReadText(body, accepted.condition, "ConditionExpression"));
+  DDBD_ASSIGN_OR_RETURN(auto filter_text, ReadText(body, accepted.filter, "FilterExpression"));
+  DDBD_ASSIGN_OR_RETURN(auto projection_text, ReadText(body, accepted.projection, "ProjectionExpression"));
+
+  const bool any_value_bearing = key_text || update_text || condition_text || filter_text;
+  if (!any_value_bearing && !projection_text && wire::Member(body, "ExpressionAttributeNames")) {
+    return Error::Validation("ExpressionAttributeNames can only be specified when using expressions");
+  }
+  if (!any_value_bearing && wire::Member(body, "ExpressionAttributeValues")) {
+    return Error::Validation("ExpressionAttributeValues can only be specified when using "
+                             "expressions: " + ValueBearingMembers(accepted));
+  }
+  DDBD_ASSIGN_OR_RETURN(auto names, ReadNames(body));
+  DDBD_ASSIGN_OR_RETURN(auto values, ReadValues(body));
+
+  ExpressionInputs in;
+  in.bindings = expressions::Bindings(std::move(names), std::move(values));
+  if (key_text) {
+    DDBD_ASSIGN_OR_RETURN(in.key_condition,
+                          expressions::ParseCondition(*key_text, ExpressionKind::kKeyCondition));
+    DDBD_RETURN_IF_ERROR(in.bindings.BindCondition(*in.key_condition, ExpressionKind::kKeyCondition));
+  }
+  if (update_text) {
+    DDBD_ASSIGN_OR_RETURN(in.update, expressions::ParseUpdate(*update_text));
+    DDBD_RETURN_IF_ERROR(in.bindings.BindUpdate(*in.update));
+  }
+  if (condition_text) {
+    DDBD_ASSIGN_OR_RETURN(in.condition,
+                          expressions::ParseCondition(*condition_text, ExpressionKind::kCondition));
+    DDBD_RETURN_IF_ERROR(in.bindings.BindCondition(*in.condition, ExpressionKind::kCondition));
+  }
+  if (filter_text) {
+    DDBD_ASSIGN_OR_RETURN(in.filter,
+                          expressions::ParseCondition(*filter_text, ExpressionKind::kFilter));
+    DDBD_RETURN_IF_ERROR(in.bindings.BindCondition(*in.filter, ExpressionKind::kFilter));
+  }
+  if (projection_text) {
+    DDBD_ASSIGN_OR_RETURN(auto projection, expressions::ParseProjection(*projection_text));
+    DDBD_RETURN_IF_ERROR(in.bindings.BindProjection(projection));
+    std::vector<expressions::ResolvedPath> paths;
+    for (const auto& path : projection.paths) paths.push_back(in.bindings.Resolve(path));
+    in.projection = std::move(paths);
+  }
+  DDBD_RETURN_IF_ERROR(in.bindings.CheckAllUsed());
+  return in;
+}
+
+}  // namespace ddbd::server::ops

@@ -1,0 +1,40 @@
+// The expression members of a request — ConditionExpression, FilterExpression,
+// KeyConditionExpression, ProjectionExpression, UpdateExpression — with the
+// ExpressionAttributeNames/Values they resolve against: read, parsed, bound and checked
+// the way DynamoDB checks them (empty maps, placeholder syntax, invalid values, undefined
+// and unused placeholders). Entry point: ReadExpressions.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "expressions/ast.h"
+#include "expressions/bindings.h"
+#include "model/result.h"
+#include "server/wire/json_reader.h"
+
+namespace ddbd::server::ops {
+
+// Which expression members an operation accepts.
+struct ExpressionMembers {
+  bool condition = false;
+  bool filter = false;
+  bool key_condition = false;
+  bool projection = false;
+  bool update = false;
+};
+
+struct ExpressionInputs {
+  expressions::Bindings bindings;
+  std::optional<expressions::Condition> condition;
+  std::optional<expressions::Condition> filter;
+  std::optional<expressions::Condition> key_condition;
+  std::optional<expressions::UpdateExpression> update;
+  std::optional<std::vector<expressions::ResolvedPath>> projection;
+};
+
+// Reads the members `accepted` lists (others are ignored, as unknown members are). Legacy
+// parameters (Expected, AttributesToGet, …) are refused until they are supported.
+Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const ExpressionMembers& accepted);
+
+}  // namespace ddbd::server::ops

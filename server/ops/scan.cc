@@ -1,0 +1,84 @@
+// Scan: every item of the table in DynamoDB's Scan order (partitions by hash, sort keys in
+// order inside), or of one segment of a parallel scan; filtered, projected and paged.
+#include "server/ops/ops.h"
+#include "server/ops/read_pager.h"
+#include "server/wire/attribute_value_json.h"
+
+namespace ddbd::server::ops {
+
+namespace {
+
+constexpr int64_t kMaxTotalSegments = 1'000'000;
+
+struct ScanInput {
+  ReadOptions read;
+  int64_t segment = 0;
+  int64_t total_segments = 1;
+  std::optional<Item> exclusive_start_key;
+};
+
+Result<ScanInput> ParseScan(wire::JsonObject body) {
+  ScanInput in;
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(auto segment, wire::GetLong(body, "Segment"));
+  DDBD_ASSIGN_OR_RETURN(auto total, wire::GetLong(body, "TotalSegments"));
+  if (segment && *segment < 0) errors.ValueAtLeast(std::to_string(*segment), "segment", 0);
+  if (segment && *segment > kMaxTotalSegments - 1) {
+    errors.ValueAtMost(std::to_string(*segment), "segment", kMaxTotalSegments - 1);
+  }
+  if (total && *total < 1) errors.ValueAtLeast(std::to_string(*total), "totalSegments", 1);
+  if (total && *total > kMaxTotalSegments) {
+    errors.ValueAtMost(std::to_string(*total), "totalSegments", kMaxTotalSegments);
+  }
+  DDBD_ASSIGN_OR_RETURN(in.read, ReadReadOptions(body, {.filter = true, .projection = true},
+                                                 errors));
+  if (segment && !total) {
+    return Error::Validation("The TotalSegments parameter is required but was not present in the "
+                             "request when Segment parameter is present");
+  }
+  if (total && !segment) {
+    return Error::Validation("The Segment parameter is required but was not present in the "
+                             "request when parameter TotalSegments is present");
+  }
+  if (segment && *segment >= *total) {
+    return Error::Validation("The Segment parameter is zero-based and must be less than parameter "
+                             "TotalSegments: Segment: " + std::to_string(*segment) +
+                             " is not less than TotalSegments: " + std::to_string(*total));
+  }
+  in.segment = segment.value_or(0);
+  in.total_segments = total.value_or(1);
+  if (std::optional<wire::JsonValue> start = wire::Member(body, "ExclusiveStartKey")) {
+    DDBD_ASSIGN_OR_RETURN(in.exclusive_start_key, wire::ParseAttributeMap(*start));
+  }
+  return in;
+}
+
+// Segment s of n covers partition hashes [s·2⁶⁴/n, (s+1)·2⁶⁴/n).
+std::pair<uint64_t, uint64_t> SegmentHashRange(int64_t segment, int64_t total) {
+  using u128 = unsigned __int128;
+  const u128 space = u128(1) << 64;
+  const uint64_t begin = static_cast<uint64_t>(space * u128(segment) / u128(total));
+  const u128 end = space * u128(segment + 1) / u128(total);
+  return {begin, static_cast<uint64_t>(end - 1)};
+}
+
+}  // namespace
+
+Result<std::string> Scan(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(ScanInput in, ParseScan(req.body));
+  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.read.table_name));
+  DDBD_ASSIGN_OR_RETURN(auto index_name, wire::GetString(req.body, "IndexName"));
+  if (index_name) {
+    return Error::Validation("The table does not have the specified index: " +
+                             std::string(*index_name));
+  }
+  std::optional<std::string> start;
+  if (in.exclusive_start_key) {
+    DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(*table, *in.exclusive_start_key));
+  }
+  auto [begin, end] = SegmentHashRange(in.segment, in.total_segments);
+  auto cursor = ctx.db().ScanHashRange(*table, begin, end, start);
+  return ReadPage(*table, *cursor, in.read);
+}
+
+}  // namespace ddbd::server::ops
