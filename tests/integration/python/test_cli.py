@@ -54,3 +54,44 @@ def test_seed_cli_commands(aws):
     failed = aws("describe-table", "--table-name", "MyTable", check=False)
     assert failed.returncode != 0
     assert "ResourceNotFoundException" in failed.stderr
+
+
+def test_seed_cli_expression_commands(aws):
+    aws("create-table", "--table-name", "CliExpr",
+        "--attribute-definitions", "AttributeName=PK,AttributeType=S", "AttributeName=SK,AttributeType=S",
+        "--key-schema", "AttributeName=PK,KeyType=HASH", "AttributeName=SK,KeyType=RANGE",
+        "--billing-mode", "PAY_PER_REQUEST")
+    aws("put-item", "--table-name", "CliExpr",
+        "--item", '{"PK":{"S":"USER#123"},"SK":{"S":"PROFILE"}}',
+        "--condition-expression", "attribute_not_exists(PK)")
+    again = aws("put-item", "--table-name", "CliExpr",
+                "--item", '{"PK":{"S":"USER#123"},"SK":{"S":"PROFILE"}}',
+                "--condition-expression", "attribute_not_exists(PK)", check=False)
+    assert again.returncode != 0 and "ConditionalCheckFailedException" in again.stderr
+    for order in ("ORDER#1", "ORDER#2"):
+        aws("put-item", "--table-name", "CliExpr",
+            "--item", json.dumps({"PK": {"S": "USER#123"}, "SK": {"S": order}, "status": {"S": "ACTIVE"}}))
+
+    queried = json.loads(aws(
+        "query", "--table-name", "CliExpr",
+        "--key-condition-expression", "PK = :pk AND begins_with(SK, :prefix)",
+        "--expression-attribute-values", '{":pk":{"S":"USER#123"},":prefix":{"S":"ORDER#"}}').stdout)
+    assert [i["SK"]["S"] for i in queried["Items"]] == ["ORDER#1", "ORDER#2"]
+
+    scanned = json.loads(aws(
+        "scan", "--table-name", "CliExpr", "--filter-expression", "#s = :status",
+        "--expression-attribute-names", '{"#s":"status"}',
+        "--expression-attribute-values", '{":status":{"S":"ACTIVE"}}').stdout)
+    assert scanned["Count"] == 2
+
+    aws("update-item", "--table-name", "CliExpr",
+        "--key", '{"PK":{"S":"USER#123"},"SK":{"S":"PROFILE"}}',
+        "--update-expression", "SET view_count = :zero",
+        "--expression-attribute-values", '{":zero":{"N":"0"}}')
+    aws("update-item", "--table-name", "CliExpr",
+        "--key", '{"PK":{"S":"USER#123"},"SK":{"S":"PROFILE"}}',
+        "--update-expression", "SET view_count = view_count + :inc",
+        "--expression-attribute-values", '{":inc":{"N":"1"}}')
+    got = json.loads(aws("get-item", "--table-name", "CliExpr",
+                         "--key", '{"PK":{"S":"USER#123"},"SK":{"S":"PROFILE"}}').stdout)
+    assert got["Item"]["view_count"] == {"N": "1"}
