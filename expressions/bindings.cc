@@ -221,6 +221,21 @@ Status Bindings::BindProjection(const ProjectionExpression& projection) {
   return OkStatus();
 }
 
+std::string Bindings::AddGeneratedName(std::string name) {
+  // '#' followed by a character no client placeholder may contain cannot collide.
+  std::string placeholder = "#-" + std::to_string(generated_++);
+  names_.emplace(placeholder, std::move(name));
+  used_names_.insert(placeholder);
+  return placeholder;
+}
+
+std::string Bindings::AddGeneratedValue(AttributeValue value) {
+  std::string placeholder = ":-" + std::to_string(generated_++);
+  values_.emplace(placeholder, std::move(value));
+  used_values_.insert(placeholder);
+  return placeholder;
+}
+
 Status Bindings::CheckAllUsed() const {
   auto unused = [](const auto& map, const auto& used) {
     std::string keys;

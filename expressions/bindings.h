@@ -54,6 +54,11 @@ class Bindings {
   // "Value provided in ExpressionAttributeNames unused in expressions: keys: {#a}" etc.
   Status CheckAllUsed() const;
 
+  // Placeholders for expressions built from legacy parameters (Expected, AttributeUpdates,
+  // KeyConditions, …): each call adds a fresh, already-used placeholder.
+  std::string AddGeneratedName(std::string name);
+  std::string AddGeneratedValue(AttributeValue value);
+
  private:
   Status BindPath(const Path& path, ExpressionKind kind);
   Status BindOperand(const Operand& operand, ExpressionKind kind);
@@ -63,6 +68,7 @@ class Bindings {
   std::map<std::string, AttributeValue, std::less<>> values_;
   std::set<std::string, std::less<>> used_names_;
   std::set<std::string, std::less<>> used_values_;
+  size_t generated_ = 0;
 };
 
 }  // namespace ddbd::expressions

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "expressions/parser.h"
+#include "server/ops/legacy_parameters.h"
 #include "server/wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
@@ -62,19 +63,6 @@ Result<std::map<std::string, AttributeValue, std::less<>>> ReadValues(wire::Json
   return values;
 }
 
-Status RejectLegacy(wire::JsonObject body) {
-  for (std::string_view legacy : {"Expected", "ConditionalOperator", "AttributesToGet",
-                                  "AttributeUpdates", "KeyConditions", "QueryFilter",
-                                  "ScanFilter"}) {
-    if (wire::Member(body, legacy)) {
-      return Error::Validation(std::string(legacy) +
-                               " is not supported by this version of ddbd yet; use the "
-                               "expression parameters");
-    }
-  }
-  return OkStatus();
-}
-
 // "ConditionExpression and UpdateExpression are null": the value-bearing expression members
 // of the operation, for the message about values given without any expression.
 std::string ValueBearingMembers(const ExpressionMembers& accepted) {
@@ -100,7 +88,6 @@ Result<std::optional<std::string_view>> ReadText(wire::JsonObject body, bool acc
 }  // namespace
 
 Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const ExpressionMembers& accepted) {
-  DDBD_RETURN_IF_ERROR(RejectLegacy(body));
   DDBD_ASSIGN_OR_RETURN(auto key_text, ReadText(body, accepted.key_condition, "KeyConditionExpression"));
   DDBD_ASSIGN_OR_RETURN(auto update_text, ReadText(body, accepted.update, "UpdateExpression"));
   DDBD_ASSIGN_OR_RETURN(auto condition_text, ReadText(body, accepted.condition, "ConditionExpression"));
@@ -114,6 +101,25 @@ Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const Expression
   if (!any_value_bearing && wire::Member(body, "ExpressionAttributeValues")) {
     return Error::Validation("ExpressionAttributeValues can only be specified when using "
                              "expressions: " + ValueBearingMembers(accepted));
+  }
+  const std::vector<std::string> legacy = LegacyMembersPresent(body, accepted);
+  if (!legacy.empty() && (any_value_bearing || projection_text)) {
+    std::vector<std::string_view> expression_members;
+    for (auto [text, name] : {std::pair{key_text, "KeyConditionExpression"},
+                              {update_text, "UpdateExpression"},
+                              {condition_text, "ConditionExpression"},
+                              {filter_text, "FilterExpression"},
+                              {projection_text, "ProjectionExpression"}}) {
+      if (text) expression_members.push_back(name);
+    }
+    auto join = [](const auto& names) {
+      std::string out;
+      for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + std::string(names[i]);
+      return out;
+    };
+    return Error::Validation("Can not use both expression and non-expression parameters in the "
+                             "same request: Non-expression parameters: {" + join(legacy) +
+                             "} Expression parameters: {" + join(expression_members) + "}");
   }
   DDBD_ASSIGN_OR_RETURN(auto names, ReadNames(body));
   DDBD_ASSIGN_OR_RETURN(auto values, ReadValues(body));
@@ -147,6 +153,7 @@ Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const Expression
     in.projection = std::move(paths);
   }
   DDBD_RETURN_IF_ERROR(in.bindings.CheckAllUsed());
+  if (!legacy.empty()) DDBD_RETURN_IF_ERROR(TranslateLegacy(body, accepted, in));
   return in;
 }
 

@@ -33,8 +33,9 @@ struct ExpressionInputs {
   std::optional<std::vector<expressions::ResolvedPath>> projection;
 };
 
-// Reads the members `accepted` lists (others are ignored, as unknown members are). Legacy
-// parameters (Expected, AttributesToGet, …) are refused until they are supported.
+// Reads the members `accepted` lists (others are ignored, as unknown members are), and the
+// legacy parameters of the same roles (Expected, AttributesToGet, …), which may not be mixed
+// with expression parameters.
 Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const ExpressionMembers& accepted);
 
 }  // namespace ddbd::server::ops

@@ -1,0 +1,308 @@
+// Legacy parameter translation.
+#include "server/ops/legacy_parameters.h"
+
+#include "server/ops/common.h"
+#include "server/wire/attribute_value_json.h"
+
+namespace ddbd::server::ops {
+namespace {
+
+using expressions::Comparator;
+using expressions::Condition;
+using expressions::Operand;
+using expressions::PathElement;
+
+struct LegacyMember {
+  std::string_view name;
+  bool ExpressionMembers::*role;
+};
+
+constexpr LegacyMember kLegacyMembers[] = {
+    {"AttributesToGet", &ExpressionMembers::projection},
+    {"AttributeUpdates", &ExpressionMembers::update},
+    {"ConditionalOperator", nullptr},  // goes with Expected, QueryFilter or ScanFilter
+    {"Expected", &ExpressionMembers::condition},
+    {"KeyConditions", &ExpressionMembers::key_condition},
+    {"QueryFilter", &ExpressionMembers::filter},
+    {"ScanFilter", &ExpressionMembers::filter},
+};
+
+Error Invalid(std::string detail) {
+  return Error::Validation("One or more parameter values were invalid: " + detail);
+}
+
+class Translator {
+ public:
+  explicit Translator(expressions::Bindings& bindings) : bindings_(bindings) {}
+
+  Operand PathTo(std::string attribute) {
+    Operand operand;
+    operand.kind = Operand::Kind::kPath;
+    PathElement element;
+    element.kind = PathElement::Kind::kNamePlaceholder;
+    element.name = bindings_.AddGeneratedName(std::move(attribute));
+    operand.path.elements.push_back(std::move(element));
+    return operand;
+  }
+
+  Operand ValueOf(AttributeValue value) {
+    Operand operand;
+    operand.kind = Operand::Kind::kValue;
+    operand.placeholder = bindings_.AddGeneratedValue(std::move(value));
+    return operand;
+  }
+
+  // One ComparisonOperator condition on one attribute.
+  Result<Condition> Comparison(const std::string& attribute, std::string_view op,
+                               std::vector<AttributeValue> values) {
+    struct OperatorInfo {
+      std::string_view name;
+      size_t min_args, max_args;
+    };
+    static constexpr OperatorInfo kOperators[] = {
+        {"EQ", 1, 1}, {"NE", 1, 1}, {"LE", 1, 1}, {"LT", 1, 1}, {"GE", 1, 1},
+        {"GT", 1, 1}, {"NOT_NULL", 0, 0}, {"NULL", 0, 0}, {"CONTAINS", 1, 1},
+        {"NOT_CONTAINS", 1, 1}, {"BEGINS_WITH", 1, 1}, {"IN", 1, 10000}, {"BETWEEN", 2, 2},
+    };
+    const OperatorInfo* info = nullptr;
+    for (const auto& candidate : kOperators) {
+      if (candidate.name == op) info = &candidate;
+    }
+    if (!info || values.size() < info->min_args || values.size() > info->max_args) {
+      return Invalid("Invalid number of argument(s) for the " + std::string(op) +
+                     " ComparisonOperator");
+    }
+    Condition c;
+    c.operands.push_back(PathTo(attribute));
+    for (auto& value : values) c.operands.push_back(ValueOf(std::move(value)));
+    static constexpr std::pair<std::string_view, Comparator> kComparators[] = {
+        {"EQ", Comparator::kEq}, {"NE", Comparator::kNe}, {"LE", Comparator::kLe},
+        {"LT", Comparator::kLt}, {"GE", Comparator::kGe}, {"GT", Comparator::kGt},
+    };
+    for (const auto& [name, comparator] : kComparators) {
+      if (name == op) {
+        c.kind = Condition::Kind::kCompare;
+        c.comparator = comparator;
+        return c;
+      }
+    }
+    if (op == "NOT_NULL") c.kind = Condition::Kind::kAttributeExists;
+    else if (op == "NULL") c.kind = Condition::Kind::kAttributeNotExists;
+    else if (op == "CONTAINS" || op == "NOT_CONTAINS") c.kind = Condition::Kind::kContains;
+    else if (op == "BEGINS_WITH") c.kind = Condition::Kind::kBeginsWith;
+    else if (op == "IN") c.kind = Condition::Kind::kIn;
+    else c.kind = Condition::Kind::kBetween;
+    if (op == "NOT_CONTAINS") {
+      Condition negated;
+      negated.kind = Condition::Kind::kNot;
+      negated.children.push_back(std::move(c));
+      return negated;
+    }
+    return c;
+  }
+
+ private:
+  expressions::Bindings& bindings_;
+};
+
+Result<std::vector<AttributeValue>> ReadValueList(wire::JsonObject condition) {
+  std::vector<AttributeValue> values;
+  DDBD_ASSIGN_OR_RETURN(auto list, wire::GetArray(condition, "AttributeValueList"));
+  if (!list) return values;
+  for (wire::JsonValue element : *list) {
+    DDBD_ASSIGN_OR_RETURN(AttributeValue value, wire::ParseAttributeValue(element));
+    values.push_back(std::move(value));
+  }
+  return values;
+}
+
+Condition Combine(std::vector<Condition> conditions, bool use_or) {
+  Condition combined = std::move(conditions[0]);
+  for (size_t i = 1; i < conditions.size(); ++i) {
+    Condition node;
+    node.kind = use_or ? Condition::Kind::kOr : Condition::Kind::kAnd;
+    node.children.push_back(std::move(combined));
+    node.children.push_back(std::move(conditions[i]));
+    combined = std::move(node);
+  }
+  return combined;
+}
+
+// Expected: per attribute either Value/Exists or ComparisonOperator/AttributeValueList.
+Result<Condition> ExpectedCondition(wire::JsonObject expected, Translator& t, bool use_or) {
+  std::vector<Condition> conditions;
+  for (auto field : expected) {
+    const std::string attribute(field.key);
+    DDBD_ASSIGN_OR_RETURN(wire::JsonObject spec, wire::AsObject(field.value));
+    DDBD_ASSIGN_OR_RETURN(auto op, wire::GetString(spec, "ComparisonOperator"));
+    DDBD_ASSIGN_OR_RETURN(auto exists, wire::GetBool(spec, "Exists"));
+    std::optional<wire::JsonValue> value_json = wire::Member(spec, "Value");
+    const bool has_list = wire::Member(spec, "AttributeValueList").has_value();
+    if (op) {
+      if (exists) {
+        return Invalid("Exists and ComparisonOperator cannot be used together for Attribute: " +
+                       attribute);
+      }
+      if (value_json && has_list) {
+        return Invalid("Value and AttributeValueList cannot be used together for Attribute: " +
+                       attribute);
+      }
+      DDBD_ASSIGN_OR_RETURN(std::vector<AttributeValue> values, ReadValueList(spec));
+      if (value_json) {
+        DDBD_ASSIGN_OR_RETURN(AttributeValue value, wire::ParseAttributeValue(*value_json));
+        values.push_back(std::move(value));
+      }
+      DDBD_ASSIGN_OR_RETURN(Condition c, t.Comparison(attribute, *op, std::move(values)));
+      conditions.push_back(std::move(c));
+      continue;
+    }
+    if (has_list) {
+      return Invalid("AttributeValueList can only be used with a ComparisonOperator for "
+                     "Attribute: " + attribute);
+    }
+    const bool must_exist = exists.value_or(true);
+    if (must_exist && !value_json) {
+      return Invalid("Value must be provided when Exists is " +
+                     std::string(exists ? "true" : "null") + " for Attribute: " + attribute);
+    }
+    if (!must_exist && value_json) {
+      return Invalid("Value cannot be used when Exists is false for Attribute: " + attribute);
+    }
+    std::vector<AttributeValue> values;
+    if (value_json) {
+      DDBD_ASSIGN_OR_RETURN(AttributeValue value, wire::ParseAttributeValue(*value_json));
+      values.push_back(std::move(value));
+    }
+    DDBD_ASSIGN_OR_RETURN(Condition c, t.Comparison(attribute, must_exist ? "EQ" : "NULL",
+                                                    std::move(values)));
+    conditions.push_back(std::move(c));
+  }
+  if (conditions.empty()) return Invalid("Expected must not be empty");
+  return Combine(std::move(conditions), use_or);
+}
+
+// KeyConditions, QueryFilter, ScanFilter: ComparisonOperator with AttributeValueList.
+Result<Condition> FilterCondition(wire::JsonObject filter, Translator& t, bool use_or) {
+  std::vector<Condition> conditions;
+  for (auto field : filter) {
+    DDBD_ASSIGN_OR_RETURN(wire::JsonObject spec, wire::AsObject(field.value));
+    DDBD_ASSIGN_OR_RETURN(auto op, wire::GetString(spec, "ComparisonOperator"));
+    if (!op) {
+      return Error::Validation("1 validation error detected: Value null at 'comparisonOperator' "
+                               "failed to satisfy constraint: Member must not be null");
+    }
+    DDBD_ASSIGN_OR_RETURN(std::vector<AttributeValue> values, ReadValueList(spec));
+    DDBD_ASSIGN_OR_RETURN(Condition c, t.Comparison(std::string(field.key), *op, std::move(values)));
+    conditions.push_back(std::move(c));
+  }
+  if (conditions.empty()) return Error::Validation("Conditions can be of length 1 or 2 only");
+  return Combine(std::move(conditions), use_or);
+}
+
+Result<expressions::UpdateExpression> UpdateFromAttributeUpdates(wire::JsonObject updates,
+                                                                 Translator& t) {
+  using expressions::UpdateAction;
+  expressions::UpdateExpression update;
+  for (auto field : updates) {
+    const std::string attribute(field.key);
+    DDBD_ASSIGN_OR_RETURN(wire::JsonObject spec, wire::AsObject(field.value));
+    DDBD_ASSIGN_OR_RETURN(auto action_name, wire::GetString(spec, "Action"));
+    std::optional<AttributeValue> value;
+    if (std::optional<wire::JsonValue> json = wire::Member(spec, "Value")) {
+      DDBD_ASSIGN_OR_RETURN(value, wire::ParseAttributeValue(*json));
+    }
+    const std::string_view action = action_name.value_or("PUT");
+    UpdateAction out;
+    out.path = t.PathTo(attribute).path;
+    if (action == "DELETE") {
+      out.kind = value ? UpdateAction::Kind::kDelete : UpdateAction::Kind::kRemove;
+      if (value) out.value = t.ValueOf(std::move(*value));
+    } else if (!value) {
+      return Invalid("Only DELETE action is allowed when no attribute value is specified");
+    } else if (action == "ADD" && value->type() == AttributeType::kL) {
+      // Legacy ADD appends to a list (creating it when missing).
+      out.kind = UpdateAction::Kind::kSet;
+      Operand existing;
+      existing.kind = Operand::Kind::kIfNotExists;
+      existing.args.push_back(t.PathTo(attribute));
+      existing.args.push_back(t.ValueOf(AttributeValue::List({})));
+      out.value.kind = Operand::Kind::kListAppend;
+      out.value.args.push_back(std::move(existing));
+      out.value.args.push_back(t.ValueOf(std::move(*value)));
+    } else {
+      out.kind = action == "ADD" ? UpdateAction::Kind::kAdd : UpdateAction::Kind::kSet;
+      out.value = t.ValueOf(std::move(*value));
+    }
+    update.actions.push_back(std::move(out));
+  }
+  return update;
+}
+
+}  // namespace
+
+std::vector<std::string> LegacyMembersPresent(wire::JsonObject body,
+                                              const ExpressionMembers& accepted) {
+  std::vector<std::string> present;
+  const bool takes_conditions = accepted.condition || accepted.filter;
+  for (const auto& member : kLegacyMembers) {
+    const bool applies = member.role ? accepted.*member.role : takes_conditions;
+    if (applies && wire::Member(body, member.name)) present.emplace_back(member.name);
+  }
+  return present;
+}
+
+Status TranslateLegacy(wire::JsonObject body, const ExpressionMembers& accepted,
+                       ExpressionInputs& in) {
+  Translator t(in.bindings);
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(auto conditional_operator,
+                        ReadEnum(body, "ConditionalOperator", "conditionalOperator", {"AND", "OR"},
+                                 errors));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  const bool use_or = conditional_operator == "OR";
+  if (accepted.condition) {
+    DDBD_ASSIGN_OR_RETURN(auto expected, wire::GetObject(body, "Expected"));
+    if (expected) {
+      DDBD_ASSIGN_OR_RETURN(in.condition, ExpectedCondition(*expected, t, use_or));
+    }
+  }
+  if (accepted.filter) {
+    for (std::string_view member : {"QueryFilter", "ScanFilter"}) {
+      DDBD_ASSIGN_OR_RETURN(auto filter, wire::GetObject(body, member));
+      if (filter) {
+        DDBD_ASSIGN_OR_RETURN(in.filter, FilterCondition(*filter, t, use_or));
+      }
+    }
+  }
+  if (accepted.key_condition) {
+    DDBD_ASSIGN_OR_RETURN(auto key_conditions, wire::GetObject(body, "KeyConditions"));
+    if (key_conditions) {
+      DDBD_ASSIGN_OR_RETURN(in.key_condition, FilterCondition(*key_conditions, t, false));
+    }
+  }
+  if (accepted.update) {
+    DDBD_ASSIGN_OR_RETURN(auto updates, wire::GetObject(body, "AttributeUpdates"));
+    if (updates) {
+      DDBD_ASSIGN_OR_RETURN(in.update, UpdateFromAttributeUpdates(*updates, t));
+    }
+  }
+  if (accepted.projection) {
+    DDBD_ASSIGN_OR_RETURN(auto names, wire::GetArray(body, "AttributesToGet"));
+    if (names) {
+      std::vector<expressions::ResolvedPath> paths;
+      for (wire::JsonValue name : *names) {
+        DDBD_ASSIGN_OR_RETURN(std::string_view attribute, wire::AsString(name));
+        paths.push_back({expressions::ResolvedStep{std::string(attribute), -1}});
+      }
+      if (paths.empty()) {
+        return Error::Validation("1 validation error detected: Value '[]' at 'attributesToGet' "
+                                 "failed to satisfy constraint: Member must have length greater "
+                                 "than or equal to 1");
+      }
+      in.projection = std::move(paths);
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace ddbd::server::ops
