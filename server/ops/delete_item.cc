@@ -41,7 +41,7 @@ Result<std::string> DeleteItem(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromParameter(*table, in.key));
 
   const bool needs_old = in.return_values == ReturnValues::kAllOld ||
-                         in.expressions.condition.has_value();
+                         in.expressions.condition != nullptr;
   DDBD_ASSIGN_OR_RETURN(
       storage::WriteOutcome outcome,
       WriteOne(ctx, *table, std::move(key),

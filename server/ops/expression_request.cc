@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "expressions/parser.h"
+#include "expressions/parse_cache.h"
 #include "server/ops/legacy_parameters.h"
 #include "server/wire/attribute_value_json.h"
 
@@ -128,28 +128,28 @@ Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const Expression
   in.bindings = expressions::Bindings(std::move(names), std::move(values));
   if (key_text) {
     DDBD_ASSIGN_OR_RETURN(in.key_condition,
-                          expressions::ParseCondition(*key_text, ExpressionKind::kKeyCondition));
+                          expressions::ParsedCondition(*key_text, ExpressionKind::kKeyCondition));
     DDBD_RETURN_IF_ERROR(in.bindings.BindCondition(*in.key_condition, ExpressionKind::kKeyCondition));
   }
   if (update_text) {
-    DDBD_ASSIGN_OR_RETURN(in.update, expressions::ParseUpdate(*update_text));
+    DDBD_ASSIGN_OR_RETURN(in.update, expressions::ParsedUpdate(*update_text));
     DDBD_RETURN_IF_ERROR(in.bindings.BindUpdate(*in.update));
   }
   if (condition_text) {
     DDBD_ASSIGN_OR_RETURN(in.condition,
-                          expressions::ParseCondition(*condition_text, ExpressionKind::kCondition));
+                          expressions::ParsedCondition(*condition_text, ExpressionKind::kCondition));
     DDBD_RETURN_IF_ERROR(in.bindings.BindCondition(*in.condition, ExpressionKind::kCondition));
   }
   if (filter_text) {
     DDBD_ASSIGN_OR_RETURN(in.filter,
-                          expressions::ParseCondition(*filter_text, ExpressionKind::kFilter));
+                          expressions::ParsedCondition(*filter_text, ExpressionKind::kFilter));
     DDBD_RETURN_IF_ERROR(in.bindings.BindCondition(*in.filter, ExpressionKind::kFilter));
   }
   if (projection_text) {
-    DDBD_ASSIGN_OR_RETURN(auto projection, expressions::ParseProjection(*projection_text));
-    DDBD_RETURN_IF_ERROR(in.bindings.BindProjection(projection));
+    DDBD_ASSIGN_OR_RETURN(auto projection, expressions::ParsedProjection(*projection_text));
+    DDBD_RETURN_IF_ERROR(in.bindings.BindProjection(*projection));
     std::vector<expressions::ResolvedPath> paths;
-    for (const auto& path : projection.paths) paths.push_back(in.bindings.Resolve(path));
+    for (const auto& path : projection->paths) paths.push_back(in.bindings.Resolve(path));
     in.projection = std::move(paths);
   }
   DDBD_RETURN_IF_ERROR(in.bindings.CheckAllUsed());

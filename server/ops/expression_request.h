@@ -5,6 +5,7 @@
 // and unused placeholders). Entry point: ReadExpressions.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -24,12 +25,13 @@ struct ExpressionMembers {
   bool update = false;
 };
 
+// Parsed trees are shared with the parse cache (immutable); null when the member is absent.
 struct ExpressionInputs {
   expressions::Bindings bindings;
-  std::optional<expressions::Condition> condition;
-  std::optional<expressions::Condition> filter;
-  std::optional<expressions::Condition> key_condition;
-  std::optional<expressions::UpdateExpression> update;
+  std::shared_ptr<const expressions::Condition> condition;
+  std::shared_ptr<const expressions::Condition> filter;
+  std::shared_ptr<const expressions::Condition> key_condition;
+  std::shared_ptr<const expressions::UpdateExpression> update;
   std::optional<std::vector<expressions::ResolvedPath>> projection;
 };
 

@@ -263,27 +263,31 @@ Status TranslateLegacy(wire::JsonObject body, const ExpressionMembers& accepted,
   if (accepted.condition) {
     DDBD_ASSIGN_OR_RETURN(auto expected, wire::GetObject(body, "Expected"));
     if (expected) {
-      DDBD_ASSIGN_OR_RETURN(in.condition, ExpectedCondition(*expected, t, use_or));
+      DDBD_ASSIGN_OR_RETURN(Condition condition, ExpectedCondition(*expected, t, use_or));
+      in.condition = std::make_shared<const Condition>(std::move(condition));
     }
   }
   if (accepted.filter) {
     for (std::string_view member : {"QueryFilter", "ScanFilter"}) {
       DDBD_ASSIGN_OR_RETURN(auto filter, wire::GetObject(body, member));
       if (filter) {
-        DDBD_ASSIGN_OR_RETURN(in.filter, FilterCondition(*filter, t, use_or));
+        DDBD_ASSIGN_OR_RETURN(Condition condition, FilterCondition(*filter, t, use_or));
+        in.filter = std::make_shared<const Condition>(std::move(condition));
       }
     }
   }
   if (accepted.key_condition) {
     DDBD_ASSIGN_OR_RETURN(auto key_conditions, wire::GetObject(body, "KeyConditions"));
     if (key_conditions) {
-      DDBD_ASSIGN_OR_RETURN(in.key_condition, FilterCondition(*key_conditions, t, false));
+      DDBD_ASSIGN_OR_RETURN(Condition condition, FilterCondition(*key_conditions, t, false));
+      in.key_condition = std::make_shared<const Condition>(std::move(condition));
     }
   }
   if (accepted.update) {
     DDBD_ASSIGN_OR_RETURN(auto updates, wire::GetObject(body, "AttributeUpdates"));
     if (updates) {
-      DDBD_ASSIGN_OR_RETURN(in.update, UpdateFromAttributeUpdates(*updates, t));
+      DDBD_ASSIGN_OR_RETURN(auto update, UpdateFromAttributeUpdates(*updates, t));
+      in.update = std::make_shared<const expressions::UpdateExpression>(std::move(update));
     }
   }
   if (accepted.projection) {

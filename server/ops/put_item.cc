@@ -42,7 +42,7 @@ Result<std::string> PutItem(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromItem(*table, in.item));
 
   const bool needs_old = in.return_values == ReturnValues::kAllOld ||
-                         in.expressions.condition.has_value();
+                         in.expressions.condition != nullptr;
   DDBD_ASSIGN_OR_RETURN(
       storage::WriteOutcome outcome,
       WriteOne(ctx, *table, std::move(key),

@@ -157,3 +157,23 @@ TEST(ProjectionParserTest, PathsAndErrors) {
 
 }  // namespace
 }  // namespace ddbd::expressions
+
+#include "expressions/parse_cache.h"
+
+namespace ddbd::expressions {
+namespace {
+
+TEST(ParseCacheTest, SharesParsedTreesAndSeparatesKinds) {
+  ASSERT_OK_AND_ASSIGN(auto first, ParsedCondition("cache_a = :v", ExpressionKind::kCondition));
+  ASSERT_OK_AND_ASSIGN(auto second, ParsedCondition("cache_a = :v", ExpressionKind::kCondition));
+  EXPECT_EQ(first.get(), second.get());
+  ASSERT_OK_AND_ASSIGN(auto filter, ParsedCondition("cache_a = :v", ExpressionKind::kFilter));
+  EXPECT_NE(first.get(), filter.get());
+  auto bad = ParsedCondition("cache_a ==", ExpressionKind::kFilter);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message(),
+            "Invalid FilterExpression: Syntax error; token: \"=\", near: \"==\"");
+}
+
+}  // namespace
+}  // namespace ddbd::expressions
