@@ -1,4 +1,4 @@
-// Shared request members of the single-item operations.
+// Shared pieces of the single-item operations.
 #include "server/ops/item_request.h"
 
 #include "expressions/evaluator.h"
@@ -18,23 +18,41 @@ Result<std::optional<Item>> ReadAttributeMap(wire::JsonObject body, std::string_
   return std::optional<Item>(std::move(map));
 }
 
-Result<bool> ReadReturnOldOnConditionFailure(wire::JsonObject body,
-                                             wire::ConstraintErrors& errors) {
-  DDBD_ASSIGN_OR_RETURN(auto value, ReadEnum(body, "ReturnValuesOnConditionCheckFailure",
-                                             "returnValuesOnConditionCheckFailure",
-                                             {"ALL_OLD", "NONE"}, errors));
-  return value == "ALL_OLD";
+Result<WriteRequest> ReadWriteRequest(wire::JsonObject body, std::string_view map_member,
+                                      std::string_view map_path, Item& map,
+                                      const ExpressionMembers& expressions, bool only_all_old) {
+  WriteRequest request;
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(request.table_name, ReadTableName(body, errors));
+  DDBD_ASSIGN_OR_RETURN(std::optional<Item> parsed,
+                        ReadAttributeMap(body, map_member, map_path, errors));
+  DDBD_ASSIGN_OR_RETURN(request.return_values, ReadReturnValues(body, errors));
+  DDBD_ASSIGN_OR_RETURN(request.capacity, ReadReturnConsumedCapacity(body, errors));
+  DDBD_ASSIGN_OR_RETURN(auto on_failure, ReadEnum(body, "ReturnValuesOnConditionCheckFailure",
+                                                  "returnValuesOnConditionCheckFailure",
+                                                  {"ALL_OLD", "NONE"}, errors));
+  request.return_old_on_condition_failure = on_failure == "ALL_OLD";
+  DDBD_RETURN_IF_ERROR(ReadReturnItemCollectionMetrics(body, errors));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  if (only_all_old && request.return_values != ReturnValues::kNone &&
+      request.return_values != ReturnValues::kAllOld) {
+    return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
+  }
+  DDBD_ASSIGN_OR_RETURN(request.expressions, ReadExpressions(body, expressions));
+  map = std::move(*parsed);
+  return request;
 }
 
-Status CheckWriteCondition(const ExpressionInputs& expressions, const std::optional<Item>& old,
-                           bool return_old) {
+Status CheckWriteCondition(const WriteRequest& request, const std::optional<Item>& old) {
+  const ExpressionInputs& expressions = request.expressions;
   if (!expressions.condition) return OkStatus();
   static const Item kAbsent;
   if (expressions::Matches(*expressions.condition, old ? *old : kAbsent, expressions.bindings)) {
     return OkStatus();
   }
-  return Error::ConditionalCheckFailed(return_old && old ? std::make_shared<const Item>(*old)
-                                                         : nullptr);
+  return Error::ConditionalCheckFailed(request.return_old_on_condition_failure && old
+                                           ? std::make_shared<const Item>(*old)
+                                           : nullptr);
 }
 
 Result<storage::WriteOutcome> WriteOne(
@@ -47,27 +65,37 @@ Result<storage::WriteOutcome> WriteOne(
   return std::move(outcomes.front());
 }
 
-std::optional<Item> OldItemIfAsked(ReturnValues return_values,
-                                   const storage::WriteOutcome& outcome) {
-  if (return_values != ReturnValues::kAllOld) return std::nullopt;
-  return outcome.old_item;
-}
-
-std::string RenderWriteResponse(std::string_view table_name, const storage::WriteOutcome& outcome,
-                                const std::optional<Item>& attributes, CapacityDetail capacity) {
+std::string RenderWriteResponse(const WriteRequest& request, const storage::WriteOutcome& outcome,
+                                const std::optional<Item>& attributes) {
   wire::JsonWriter out;
   out.BeginObject();
   if (attributes) {
     out.Key("Attributes");
     wire::WriteAttributeMap(out, *attributes);
   }
-  if (capacity != CapacityDetail::kNone) {
+  if (request.capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");
-    WriteConsumedCapacity(out, capacity, table_name,
+    WriteConsumedCapacity(out, request.capacity, request.table_name,
                           WriteUnits(outcome.old_size, outcome.new_size), true);
   }
   out.EndObject();
   return out.Take();
+}
+
+Result<std::string> ReplaceItem(OpContext& ctx, const TableDef& table, PrimaryKey key,
+                                std::optional<Item> new_item, const WriteRequest& request) {
+  const bool return_old = request.return_values == ReturnValues::kAllOld;
+  const bool needs_old = return_old || request.expressions.condition != nullptr;
+  DDBD_ASSIGN_OR_RETURN(
+      storage::WriteOutcome outcome,
+      WriteOne(ctx, table, std::move(key),
+               [&](const std::optional<Item>& old) -> Result<std::optional<Item>> {
+                 DDBD_RETURN_IF_ERROR(CheckWriteCondition(request, old));
+                 return new_item;
+               },
+               needs_old));
+  return RenderWriteResponse(request, outcome,
+                             return_old ? outcome.old_item : std::optional<Item>());
 }
 
 }  // namespace ddbd::server::ops

@@ -1,7 +1,10 @@
-// Request members shared by the single-item operations (PutItem, GetItem, DeleteItem):
-// the parts of a request that select the table and shape the response.
+// What the single-item operations share: the item/key members, the options that shape a
+// write's response (ReturnValues, ReturnValuesOnConditionCheckFailure,
+// ReturnConsumedCapacity, ReturnItemCollectionMetrics), the condition check, the
+// read-modify-write call and the response.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -18,14 +21,25 @@ Result<std::optional<Item>> ReadAttributeMap(wire::JsonObject body, std::string_
                                              std::string_view path,
                                              wire::ConstraintErrors& errors);
 
-// ReturnValuesOnConditionCheckFailure: true for ALL_OLD.
-Result<bool> ReadReturnOldOnConditionFailure(wire::JsonObject body,
-                                             wire::ConstraintErrors& errors);
+// The members of PutItem, DeleteItem and UpdateItem besides the item or key.
+struct WriteRequest {
+  std::string_view table_name;
+  ExpressionInputs expressions;
+  ReturnValues return_values = ReturnValues::kNone;
+  bool return_old_on_condition_failure = false;  // ReturnValuesOnConditionCheckFailure=ALL_OLD
+  CapacityDetail capacity = CapacityDetail::kNone;
+};
 
-// ConditionalCheckFailedException unless `expressions.condition` (if any) holds for the
-// current item (an absent item is an empty one). With `return_old`, the error carries it.
-Status CheckWriteCondition(const ExpressionInputs& expressions, const std::optional<Item>& old,
-                           bool return_old);
+// Reads TableName, the item/key member `map_member` (into `map`) and the write options, then
+// the expression members `expressions` accepts. `only_all_old`: PutItem and DeleteItem accept
+// ReturnValues NONE and ALL_OLD only.
+Result<WriteRequest> ReadWriteRequest(wire::JsonObject body, std::string_view map_member,
+                                      std::string_view map_path, Item& map,
+                                      const ExpressionMembers& expressions, bool only_all_old);
+
+// ConditionalCheckFailedException unless the request's condition (if any) holds for the
+// current item (an absent item is an empty one), carrying the item when asked to.
+Status CheckWriteCondition(const WriteRequest& request, const std::optional<Item>& old);
 
 // Runs one read-modify-write of a single item.
 // `needs_old_item`: whether `compute` or the response needs the old item itself.
@@ -34,14 +48,14 @@ Result<storage::WriteOutcome> WriteOne(
     std::function<Result<std::optional<Item>>(const std::optional<Item>&)> compute,
     bool needs_old_item);
 
-// The response of PutItem/DeleteItem/UpdateItem: the Attributes ReturnValues selected (if
-// any) and ConsumedCapacity. `table_name` is echoed as the request gave it (a name or an
-// ARN), as DynamoDB does.
-std::string RenderWriteResponse(std::string_view table_name, const storage::WriteOutcome& outcome,
-                                const std::optional<Item>& attributes, CapacityDetail capacity);
+// The response of a write: the Attributes ReturnValues selected (if any) and
+// ConsumedCapacity, with the table echoed as the request named it (a name or an ARN).
+std::string RenderWriteResponse(const WriteRequest& request, const storage::WriteOutcome& outcome,
+                                const std::optional<Item>& attributes);
 
-// Put and Delete return the old item for ALL_OLD and nothing otherwise.
-std::optional<Item> OldItemIfAsked(ReturnValues return_values,
-                                   const storage::WriteOutcome& outcome);
+// PutItem and DeleteItem: store `new_item` (nullopt deletes) under the request's condition
+// and answer with the old item for ALL_OLD.
+Result<std::string> ReplaceItem(OpContext& ctx, const TableDef& table, PrimaryKey key,
+                                std::optional<Item> new_item, const WriteRequest& request);
 
 }  // namespace ddbd::server::ops

@@ -9,30 +9,9 @@ namespace ddbd::server::ops {
 namespace {
 
 struct UpdateItemInput {
-  std::string_view table_name;
   Item key;
-  ExpressionInputs expressions;
-  ReturnValues return_values = ReturnValues::kNone;
-  bool return_old_on_condition_failure = false;
-  CapacityDetail capacity = CapacityDetail::kNone;
+  WriteRequest request;
 };
-
-Result<UpdateItemInput> ParseUpdateItem(wire::JsonObject body) {
-  UpdateItemInput in;
-  wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(in.table_name, ReadTableName(body, errors));
-  DDBD_ASSIGN_OR_RETURN(std::optional<Item> key, ReadAttributeMap(body, "Key", "key", errors));
-  DDBD_ASSIGN_OR_RETURN(in.return_values, ReadReturnValues(body, errors));
-  DDBD_ASSIGN_OR_RETURN(in.capacity, ReadReturnConsumedCapacity(body, errors));
-  DDBD_ASSIGN_OR_RETURN(in.return_old_on_condition_failure,
-                        ReadReturnOldOnConditionFailure(body, errors));
-  DDBD_RETURN_IF_ERROR(ReadReturnItemCollectionMetrics(body, errors));
-  DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  DDBD_ASSIGN_OR_RETURN(in.expressions,
-                        ReadExpressions(body, {.condition = true, .update = true}));
-  in.key = std::move(*key);
-  return in;
-}
 
 // DynamoDB refuses updates of key attributes, at the top level or inside them.
 Status CheckKeyNotUpdated(const TableDef& table, const ExpressionInputs& expressions) {
@@ -54,13 +33,14 @@ Status CheckKeyNotUpdated(const TableDef& table, const ExpressionInputs& express
 }
 
 Result<std::optional<Item>> ComputeUpdated(const UpdateItemInput& in, const std::optional<Item>& old) {
-  DDBD_RETURN_IF_ERROR(CheckWriteCondition(in.expressions, old, in.return_old_on_condition_failure));
+  DDBD_RETURN_IF_ERROR(CheckWriteCondition(in.request, old));
+  const ExpressionInputs& expressions = in.request.expressions;
   // A missing item is created from its key, as DynamoDB's UpdateItem does.
   const AttributeMap& base = old ? *old : static_cast<const AttributeMap&>(in.key);
   Item updated(base);
-  if (in.expressions.update) {
-    DDBD_ASSIGN_OR_RETURN(updated, expressions::ApplyUpdate(*in.expressions.update,
-                                                            in.expressions.bindings, base));
+  if (expressions.update) {
+    DDBD_ASSIGN_OR_RETURN(updated, expressions::ApplyUpdate(*expressions.update,
+                                                            expressions.bindings, base));
   }
   if (ItemSize(updated) > kMaxItemBytes) {
     return Error::Validation("Item size to update has exceeded the maximum allowed size");
@@ -69,16 +49,16 @@ Result<std::optional<Item>> ComputeUpdated(const UpdateItemInput& in, const std:
 }
 
 // The attributes ReturnValues selects, or nullopt for none.
-std::optional<Item> ReturnedAttributes(const UpdateItemInput& in,
+std::optional<Item> ReturnedAttributes(const WriteRequest& request,
                                        const storage::WriteOutcome& outcome) {
   std::vector<expressions::ResolvedPath> updated;
-  if (in.expressions.update) {
-    for (const auto& action : in.expressions.update->actions) {
-      updated.push_back(in.expressions.bindings.Resolve(action.path));
+  if (request.expressions.update) {
+    for (const auto& action : request.expressions.update->actions) {
+      updated.push_back(request.expressions.bindings.Resolve(action.path));
     }
   }
   std::optional<Item> result;
-  switch (in.return_values) {
+  switch (request.return_values) {
     case ReturnValues::kNone: break;
     case ReturnValues::kAllOld: result = outcome.old_item; break;
     case ReturnValues::kAllNew: result = outcome.new_item; break;
@@ -96,19 +76,20 @@ std::optional<Item> ReturnedAttributes(const UpdateItemInput& in,
 }  // namespace
 
 Result<std::string> UpdateItem(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(UpdateItemInput in, ParseUpdateItem(req.body));
-  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.table_name));
+  UpdateItemInput in;
+  DDBD_ASSIGN_OR_RETURN(in.request, ReadWriteRequest(req.body, "Key", "key", in.key,
+                                                     {.condition = true, .update = true},
+                                                     /*only_all_old=*/false));
+  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.request.table_name));
   DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromParameter(*table, in.key));
-  DDBD_RETURN_IF_ERROR(CheckKeyNotUpdated(*table, in.expressions));
+  DDBD_RETURN_IF_ERROR(CheckKeyNotUpdated(*table, in.request.expressions));
 
   DDBD_ASSIGN_OR_RETURN(
       storage::WriteOutcome outcome,
       WriteOne(ctx, *table, std::move(key),
                [&in](const std::optional<Item>& old) { return ComputeUpdated(in, old); },
                /*needs_old_item=*/true));
-
-  return RenderWriteResponse(in.table_name, outcome, ReturnedAttributes(in, outcome),
-                             in.capacity);
+  return RenderWriteResponse(in.request, outcome, ReturnedAttributes(in.request, outcome));
 }
 
 }  // namespace ddbd::server::ops
