@@ -203,11 +203,7 @@ Result<QueryInput> ParseQuery(wire::JsonObject body) {
 Result<std::string> Query(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(QueryInput in, ParseQuery(req.body));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.read.table_name));
-  DDBD_ASSIGN_OR_RETURN(auto index_name, wire::GetString(req.body, "IndexName"));
-  if (index_name) {
-    return Error::Validation("The table does not have the specified index: " +
-                             std::string(*index_name));
-  }
+  DDBD_RETURN_IF_ERROR(CheckIndex(*table, in.read));
   DDBD_ASSIGN_OR_RETURN(KeyRange range, AnalyzeKeyCondition(*table, in.read.expressions));
   DDBD_RETURN_IF_ERROR(CheckFilterAvoidsKeys(*table, in.read.expressions));
   std::optional<std::string> start;

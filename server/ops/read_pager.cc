@@ -31,6 +31,7 @@ Result<ReadOptions> ReadReadOptions(wire::JsonObject body, const ExpressionMembe
                                     wire::ConstraintErrors& errors) {
   ReadOptions options;
   DDBD_ASSIGN_OR_RETURN(options.table_name, ReadTableName(body, errors));
+  DDBD_ASSIGN_OR_RETURN(options.index_name, wire::GetString(body, "IndexName"));
   DDBD_ASSIGN_OR_RETURN(options.limit, wire::GetLong(body, "Limit"));
   if (options.limit && *options.limit < 1) {
     errors.ValueAtLeast(std::to_string(*options.limit), "limit", 1);
@@ -58,6 +59,12 @@ Result<ReadOptions> ReadReadOptions(wire::JsonObject body, const ExpressionMembe
                              std::string(*select));
   }
   return options;
+}
+
+Status CheckIndex(const TableDef&, const ReadOptions& options) {
+  if (!options.index_name) return OkStatus();
+  return Error::Validation("The table does not have the specified index: " +
+                           std::string(*options.index_name));
 }
 
 Result<std::string> StartKeyFor(const TableDef& table, const Item& start_key) {

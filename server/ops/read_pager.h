@@ -18,6 +18,7 @@ enum class Select : uint8_t { kAllAttributes, kAllProjectedAttributes, kSpecific
 
 struct ReadOptions {
   std::string_view table_name;
+  std::optional<std::string_view> index_name;
   std::optional<int64_t> limit;
   Select select = Select::kAllAttributes;
   bool consistent_read = false;
@@ -29,6 +30,10 @@ struct ReadOptions {
 // members `accepted` names; checks Select against ProjectionExpression.
 Result<ReadOptions> ReadReadOptions(wire::JsonObject body, const ExpressionMembers& accepted,
                                     wire::ConstraintErrors& errors);
+
+// The index a Query or Scan names must exist on the table (tables have no secondary indexes
+// yet, so any IndexName is refused with DynamoDB's message).
+Status CheckIndex(const TableDef& table, const ReadOptions& options);
 
 // The storage key of an ExclusiveStartKey, which must be a key of `table`.
 Result<std::string> StartKeyFor(const TableDef& table, const Item& start_key);

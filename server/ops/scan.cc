@@ -67,11 +67,7 @@ std::pair<uint64_t, uint64_t> SegmentHashRange(int64_t segment, int64_t total) {
 Result<std::string> Scan(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(ScanInput in, ParseScan(req.body));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.read.table_name));
-  DDBD_ASSIGN_OR_RETURN(auto index_name, wire::GetString(req.body, "IndexName"));
-  if (index_name) {
-    return Error::Validation("The table does not have the specified index: " +
-                             std::string(*index_name));
-  }
+  DDBD_RETURN_IF_ERROR(CheckIndex(*table, in.read));
   std::optional<std::string> start;
   if (in.exclusive_start_key) {
     DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(*table, *in.exclusive_start_key));
