@@ -27,18 +27,45 @@ constexpr size_t kBodyLimit = 16 * 1024 * 1024;
 constexpr uint32_t kHeaderLimit = 16 * 1024;
 constexpr auto kLingerTimeout = std::chrono::seconds(5);
 
-std::string HttpDate() {
+// The Date header, formatted once per second per thread.
+const std::string& HttpDate() {
+  thread_local std::time_t formatted_at = 0;
+  thread_local std::string value;
   std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[64];
-  size_t n = std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-  return std::string(buf, n);
+  if (now != formatted_at) {
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[64];
+    size_t n = std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    value.assign(buf, n);
+    formatted_at = now;
+  }
+  return value;
 }
 
-std::string Header(const bhttp::request<bhttp::string_body>& req, std::string_view name) {
-  auto it = req.find(beast::string_view(name.data(), name.size()));
-  return it == req.end() ? std::string() : std::string(it->value());
+// Copies the headers HandleExchange looks at, in one pass over the request's fields.
+void CopyHeaders(const bhttp::request<bhttp::string_body>& request, HttpRequest& out) {
+  for (const auto& field : request) {
+    std::string* target = nullptr;
+    switch (field.name()) {
+      case bhttp::field::content_type: target = &out.content_type; break;
+      case bhttp::field::content_encoding: target = &out.content_encoding; break;
+      case bhttp::field::authorization: target = &out.authorization; break;
+      case bhttp::field::host: target = &out.host; break;
+      case bhttp::field::origin: target = &out.origin; break;
+      case bhttp::field::access_control_request_headers:
+        target = &out.access_control_request_headers;
+        break;
+      case bhttp::field::access_control_request_method:
+        target = &out.access_control_request_method;
+        break;
+      case bhttp::field::unknown:
+        if (beast::iequals(field.name_string(), "X-Amz-Target")) target = &out.target;
+        break;
+      default: break;
+    }
+    if (target) target->assign(field.value().data(), field.value().size());
+  }
 }
 
 // One connection. Every handler of a session runs on the single thread of the io_context
@@ -67,14 +94,7 @@ class Session : public std::enable_shared_from_this<Session> {
     HttpRequest in;
     in.method = std::string(request.method_string());
     in.path = std::string(request.target());
-    in.content_type = Header(request, "Content-Type");
-    in.content_encoding = Header(request, "Content-Encoding");
-    in.target = Header(request, "X-Amz-Target");
-    in.authorization = Header(request, "Authorization");
-    in.host = Header(request, "Host");
-    in.origin = Header(request, "Origin");
-    in.access_control_request_headers = Header(request, "Access-Control-Request-Headers");
-    in.access_control_request_method = Header(request, "Access-Control-Request-Method");
+    CopyHeaders(request, in);
     in.body = std::move(request.body());
     HttpReply reply = HandleExchange(service_, in);
     Send(std::move(reply), request.keep_alive(), request.version());
