@@ -185,8 +185,13 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   rocksdb::BlockBasedTableOptions table_options;
   table_options.block_cache = rocksdb::NewLRUCache(32 << 20);
   table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  // Memory: every item write also adds a statistics merge operand to the catalog family, so
+  // its memtable is kept small (flushing folds the operands); the whole database's memtables
+  // are capped so memory stays bounded under sustained writes.
+  db_options.db_write_buffer_size = 64 << 20;
   rocksdb::ColumnFamilyOptions catalog_options(db_options);
   catalog_options.merge_operator = std::make_shared<StatsMergeOperator>();
+  catalog_options.write_buffer_size = 4 << 20;
   rocksdb::ColumnFamilyOptions item_options(db_options);
   item_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
   item_options.write_buffer_size = 32 << 20;
