@@ -138,3 +138,16 @@ def test_item_of_exactly_400_kb_is_accepted(ddb, table_factory):
         ddb.put_item(TableName=table, Item={"PK": {"S": "a"}, "SK": {"S": "b"},
                                             "d": {"S": "x" * (409600 - 6)}})
     assert error.value.response["Error"]["Message"] == "Item size has exceeded the maximum allowed size"
+
+
+def test_batch_get_projections(ddb, table_factory):
+    table = table_factory()
+    ddb.put_item(TableName=table, Item={"PK": {"S": "a"}, "SK": {"S": "1"}, "x": {"N": "1"},
+                                        "m": {"M": {"keep": {"S": "k"}, "drop": {"S": "d"}}}})
+    got = ddb.batch_get_item(RequestItems={table: {
+        "Keys": [{"PK": {"S": "a"}, "SK": {"S": "1"}}],
+        "ProjectionExpression": "#m.keep, x", "ExpressionAttributeNames": {"#m": "m"}}})
+    assert got["Responses"][table] == [{"x": {"N": "1"}, "m": {"M": {"keep": {"S": "k"}}}}]
+    got = ddb.batch_get_item(RequestItems={table: {
+        "Keys": [{"PK": {"S": "a"}, "SK": {"S": "1"}}], "AttributesToGet": ["SK", "x"]}})
+    assert got["Responses"][table] == [{"SK": {"S": "1"}, "x": {"N": "1"}}]
