@@ -21,6 +21,13 @@ AttributeType ToAttributeType(KeyAttributeType type) {
   return AttributeType::kS;
 }
 
+const IndexDef* TableDef::FindIndex(std::string_view index_name) const {
+  for (const auto& index : indexes) {
+    if (index.name == index_name) return &index;
+  }
+  return nullptr;
+}
+
 std::string TableDef::Arn() const {
   return "arn:aws:dynamodb:" + region + ":" + std::string(kAccountId) + ":table/" + name;
 }

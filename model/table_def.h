@@ -55,6 +55,29 @@ struct SseDescription {
   friend bool operator==(const SseDescription&, const SseDescription&) = default;
 };
 
+// Stored on disk (catalog): never renumber.
+enum class ProjectionType : uint8_t { kAll = 1, kKeysOnly = 2, kInclude = 3 };
+enum class IndexStatus : uint8_t { kCreating = 1, kActive = 2, kDeleting = 3, kUpdating = 4 };
+
+// A global or local secondary index.
+struct IndexDef {
+  uint64_t id = 0;  // storage id, from the same sequence as table ids
+  std::string name;
+  bool local = false;  // an LSI (shares the table's partition key)
+  KeyElement partition_key;
+  std::optional<KeyElement> sort_key;
+  ProjectionType projection = ProjectionType::kAll;
+  std::vector<std::string> non_key_attributes;  // kInclude
+  IndexStatus status = IndexStatus::kActive;
+  bool backfilling = false;
+  Throughput throughput;  // GSIs of provisioned tables
+
+  bool HasKeyAttribute(std::string_view attribute) const {
+    return partition_key.name == attribute || (sort_key && sort_key->name == attribute);
+  }
+  friend bool operator==(const IndexDef&, const IndexDef&) = default;
+};
+
 struct TableDef {
   uint64_t id = 0;      // storage id, unique for the lifetime of the database
   std::string scope;    // isolation namespace; empty when tables are shared
@@ -73,8 +96,13 @@ struct TableDef {
   std::string table_class = "STANDARD";
   SseDescription sse;
   std::vector<Tag> tags;
+  std::vector<IndexDef> indexes;  // GSIs and LSIs, in declaration order
 
   std::string Arn() const;
+  const IndexDef* FindIndex(std::string_view index_name) const;
+  bool IsKeyAttribute(std::string_view attribute) const {
+    return partition_key.name == attribute || (sort_key && sort_key->name == attribute);
+  }
   friend bool operator==(const TableDef&, const TableDef&) = default;
 };
 

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <thread>
 
+#include "index/index_entries.h"
 #include "server/http/server.h"
 #include "server/options.h"
 #include "storage/catalog.h"
@@ -44,6 +45,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ddbd: cannot load catalog: %s\n", catalog.error().message().c_str());
     return 1;
   }
+  index::Maintainer index_maintainer(**catalog);
+  (*db)->SetIndexMaintainer(&index_maintainer);
   server::Service service(**db, **catalog, cl.service);
   server::http::HttpServer http(service, cl.server);
   if (Status started = http.Start(); !started.ok()) {

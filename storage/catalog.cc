@@ -10,7 +10,9 @@ Result<std::unique_ptr<Catalog>> Catalog::Load(Database& db) {
   DDBD_ASSIGN_OR_RETURN(std::vector<TableDef> tables, db.LoadTables());
   for (auto& table : tables) {
     Key key{table.scope, table.name};
-    catalog->tables_.emplace(std::move(key), std::make_shared<const TableDef>(std::move(table)));
+    auto stored = std::make_shared<const TableDef>(std::move(table));
+    catalog->by_id_.emplace(stored->id, stored);
+    catalog->tables_.emplace(std::move(key), std::move(stored));
   }
   return catalog;
 }
@@ -29,8 +31,12 @@ Result<std::shared_ptr<const TableDef>> Catalog::Create(TableDef table) {
     return Error::ResourceInUse("Table already exists: " + table.name);
   }
   DDBD_ASSIGN_OR_RETURN(table.id, db_.AllocateTableId());
+  for (auto& index : table.indexes) {
+    DDBD_ASSIGN_OR_RETURN(index.id, db_.AllocateTableId());
+  }
   DDBD_RETURN_IF_ERROR(db_.PutTable(table));
   auto stored = std::make_shared<const TableDef>(std::move(table));
+  by_id_.emplace(stored->id, stored);
   tables_.emplace(std::move(key), stored);
   return stored;
 }
@@ -44,6 +50,7 @@ Status Catalog::Replace(const TableDef& table) {
   }
   DDBD_RETURN_IF_ERROR(db_.PutTable(table));
   it->second = std::make_shared<const TableDef>(table);
+  by_id_[table.id] = it->second;
   return OkStatus();
 }
 
@@ -54,9 +61,16 @@ Status Catalog::Drop(const TableDef& table) {
     return Error::ResourceNotFound("Requested resource not found: Table: " + table.name +
                                    " not found");
   }
-  DDBD_RETURN_IF_ERROR(db_.DropTable(table));
+  DDBD_RETURN_IF_ERROR(db_.DropTable(*it->second));
+  by_id_.erase(table.id);
   tables_.erase(it);
   return OkStatus();
+}
+
+std::shared_ptr<const TableDef> Catalog::FindById(uint64_t table_id) const {
+  std::shared_lock lock(mutex_);
+  auto it = by_id_.find(table_id);
+  return it == by_id_.end() ? nullptr : it->second;
 }
 
 std::vector<std::string> Catalog::ListNames(std::string_view scope) const {

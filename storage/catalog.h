@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -24,7 +25,12 @@ class Catalog {
 
   // nullptr when no such table exists in `scope`.
   std::shared_ptr<const TableDef> Find(std::string_view scope, std::string_view name) const;
-  // Assigns the table id and stores the table. ResourceInUseException if the name is taken.
+  // The current definition of the table with this storage id; nullptr when dropped.
+  std::shared_ptr<const TableDef> FindById(uint64_t table_id) const;
+  // A fresh storage id (for an index added to an existing table).
+  Result<uint64_t> AllocateId() { return db_.AllocateTableId(); }
+  // Assigns the ids of the table and its indexes and stores the table.
+  // ResourceInUseException if the name is taken.
   Result<std::shared_ptr<const TableDef>> Create(TableDef table);
   // Stores a changed definition of an existing table (same scope, name and id).
   Status Replace(const TableDef& table);
@@ -40,6 +46,7 @@ class Catalog {
   Database& db_;
   mutable std::shared_mutex mutex_;
   std::map<Key, std::shared_ptr<const TableDef>, std::less<>> tables_;
+  std::unordered_map<uint64_t, std::shared_ptr<const TableDef>> by_id_;
 };
 
 }  // namespace ddbd::storage

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <mutex>
 #include <shared_mutex>
+#include <map>
 #include <unordered_map>
 
 #include "storage/binary_io.h"
@@ -31,6 +32,7 @@ constexpr char kTablePrefix = 'T';  // T scope \0 name → table record
 constexpr char kStatsPrefix = 'S';  // S table-id → 16-byte stats (merge operands)
 constexpr std::string_view kNextTableIdKey = "N";
 constexpr std::string_view kItemsFamily = "items";
+constexpr std::string_view kIndexesFamily = "indexes";
 
 Error StorageError(const rocksdb::Status& status) {
   return Error::Internal("storage error: " + status.ToString());
@@ -135,7 +137,9 @@ struct Database::Impl {
   std::unique_ptr<rocksdb::DB> db;
   rocksdb::ColumnFamilyHandle* catalog = nullptr;  // owned by db (default family)
   rocksdb::ColumnFamilyHandle* items = nullptr;
+  rocksdb::ColumnFamilyHandle* indexes = nullptr;
   rocksdb::WriteOptions write_options;
+  const IndexMaintainer* index_maintainer = nullptr;
 
   std::array<std::mutex, kLockStripes> item_locks;
   std::mutex table_id_mutex;
@@ -159,6 +163,7 @@ struct Database::Impl {
   ~Impl() {
     if (db) {
       if (items) db->DestroyColumnFamilyHandle(items).PermitUncheckedError();
+      if (indexes) db->DestroyColumnFamilyHandle(indexes).PermitUncheckedError();
       db->Close().PermitUncheckedError();
     }
   }
@@ -203,6 +208,7 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   std::vector<rocksdb::ColumnFamilyDescriptor> families = {
       {rocksdb::kDefaultColumnFamilyName, catalog_options},
       {std::string(kItemsFamily), item_options},
+      {std::string(kIndexesFamily), item_options},
   };
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
@@ -213,6 +219,7 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   // The default handle returned by Open is not the one DefaultColumnFamily() owns.
   raw->DestroyColumnFamilyHandle(handles[0]).PermitUncheckedError();
   impl->items = handles[1];
+  impl->indexes = handles[2];
 
   std::string next_id;
   status = raw->Get(rocksdb::ReadOptions(), impl->catalog, kNextTableIdKey, &next_id);
@@ -275,16 +282,36 @@ Status Database::DropTable(const TableDef& table) {
   batch.Delete(impl_->catalog, TableRecordKey(table));
   batch.Delete(impl_->catalog, StatsKey(table.id));
   batch.DeleteRange(impl_->items, TablePrefix(table.id), TablePrefix(table.id + 1));
+  for (const auto& index : table.indexes) {
+    batch.Delete(impl_->catalog, StatsKey(index.id));
+    batch.DeleteRange(impl_->indexes, TablePrefix(index.id), TablePrefix(index.id + 1));
+  }
   rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
   if (!status.ok()) return StorageError(status);
   std::unique_lock lock(impl_->stats_mutex);
   impl_->stats.erase(table.id);
+  for (const auto& index : table.indexes) impl_->stats.erase(index.id);
   return OkStatus();
 }
 
-TableStats Database::Stats(uint64_t table_id) const {
+Status Database::DropIndex(uint64_t index_id) {
+  rocksdb::WriteBatch batch;
+  batch.Delete(impl_->catalog, StatsKey(index_id));
+  batch.DeleteRange(impl_->indexes, TablePrefix(index_id), TablePrefix(index_id + 1));
+  rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
+  if (!status.ok()) return StorageError(status);
+  std::unique_lock lock(impl_->stats_mutex);
+  impl_->stats.erase(index_id);
+  return OkStatus();
+}
+
+void Database::SetIndexMaintainer(const IndexMaintainer* maintainer) {
+  impl_->index_maintainer = maintainer;
+}
+
+TableStats Database::Stats(uint64_t id) const {
   std::shared_lock lock(impl_->stats_mutex);
-  auto it = impl_->stats.find(table_id);
+  auto it = impl_->stats.find(id);
   if (it == impl_->stats.end()) return {};
   return {it->second->item_count.load(), it->second->size_bytes.load()};
 }
@@ -317,8 +344,14 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
   rocksdb::WriteBatch batch;
   std::vector<WriteOutcome> outcomes(writes.size());
   std::vector<std::pair<LiveStats*, TableStats>> deltas;
+  auto add_delta = [&](uint64_t id, TableStats delta) {
+    batch.Merge(impl_->catalog, StatsKey(id), EncodeStats(delta.item_count, delta.size_bytes));
+    deltas.emplace_back(&impl_->StatsFor(id), delta);
+  };
   for (size_t i = 0; i < writes.size(); ++i) {
     WriteOutcome& outcome = outcomes[i];
+    const uint64_t table_id = writes[i].table->id;
+    const bool indexed = impl_->index_maintainer && impl_->index_maintainer->HasIndexes(table_id);
     rocksdb::PinnableSlice stored;
     rocksdb::Status status = impl_->db->Get(rocksdb::ReadOptions(), impl_->items, keys[i], &stored);
     if (!status.ok() && !status.IsNotFound()) return StorageError(status);
@@ -326,12 +359,13 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
       const std::string_view bytes(stored.data(), stored.size());
       outcome.existed = true;
       DDBD_ASSIGN_OR_RETURN(outcome.old_size, StoredItemSize(bytes));
-      if (writes[i].needs_old_item) {
+      if (writes[i].needs_old_item || indexed) {
         DDBD_ASSIGN_OR_RETURN(Item old, DecodeItem(bytes));
         outcome.old_item = std::move(old);
       }
     }
     DDBD_ASSIGN_OR_RETURN(outcome.new_item, writes[i].compute(outcome.old_item));
+    if (indexed) AddIndexChanges(table_id, outcome, batch, add_delta);
     if (outcome.new_item) {
       outcome.new_size = ItemSize(*outcome.new_item);
       batch.Put(impl_->items, keys[i], EncodeItem(*outcome.new_item, outcome.new_size));
@@ -340,12 +374,9 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
     } else {
       continue;  // deleting an absent item changes nothing
     }
-    TableStats delta{(outcome.new_item ? 1 : 0) - (outcome.existed ? 1 : 0),
-                     static_cast<int64_t>(outcome.new_size) -
-                         static_cast<int64_t>(outcome.old_size)};
-    batch.Merge(impl_->catalog, StatsKey(writes[i].table->id),
-                EncodeStats(delta.item_count, delta.size_bytes));
-    deltas.emplace_back(&impl_->StatsFor(writes[i].table->id), delta);
+    add_delta(table_id, TableStats{(outcome.new_item ? 1 : 0) - (outcome.existed ? 1 : 0),
+                                   static_cast<int64_t>(outcome.new_size) -
+                                       static_cast<int64_t>(outcome.old_size)});
   }
   if (batch.Count() > 0) {
     rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
@@ -358,22 +389,63 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
   return outcomes;
 }
 
-std::unique_ptr<ItemCursor> Database::ScanPartition(
-    const TableDef& table, const AttributeValue& partition, const SortKeyRange& range,
-    bool forward, const std::optional<std::string>& exclusive_start) {
-  const std::string prefix = PartitionPrefix(table.id, partition);
+template <typename AddDelta>
+void Database::AddIndexChanges(uint64_t table_id, const WriteOutcome& outcome,
+                               rocksdb::WriteBatch& batch, AddDelta&& add_delta) {
+  // Entries the old item had and the new one no longer has are deleted; the new item's
+  // entries are (re)written. Statistics follow by entry count and projected size.
+  // Old entries are looked up rather than assumed: while a new index is being backfilled an
+  // item may not have its entry yet, and statistics must not count it away.
+  std::map<std::string, std::pair<uint64_t, size_t>> old_entries;  // key → index id, size
+  if (outcome.old_item) {
+    for (auto& entry : impl_->index_maintainer->Derive(table_id, *outcome.old_item)) {
+      std::string key = IndexEntryKey(entry.index_id, entry.index_key, entry.table_key);
+      rocksdb::PinnableSlice stored;
+      if (!impl_->db->Get(rocksdb::ReadOptions(), impl_->indexes, key, &stored).ok()) continue;
+      auto size = StoredItemSize(std::string_view(stored.data(), stored.size()));
+      old_entries.emplace(std::move(key), std::pair{entry.index_id, size.ok() ? *size : 0});
+    }
+  }
+  if (outcome.new_item) {
+    for (auto& entry : impl_->index_maintainer->Derive(table_id, *outcome.new_item)) {
+      std::string key = IndexEntryKey(entry.index_id, entry.index_key, entry.table_key);
+      const size_t size = ItemSize(entry.projected);
+      batch.Put(impl_->indexes, key, EncodeItem(entry.projected, size));
+      auto old = old_entries.find(key);
+      if (old == old_entries.end()) {
+        add_delta(entry.index_id, TableStats{1, static_cast<int64_t>(size)});
+      } else {
+        add_delta(entry.index_id, TableStats{0, static_cast<int64_t>(size) -
+                                                    static_cast<int64_t>(old->second.second)});
+        old_entries.erase(old);
+      }
+    }
+  }
+  for (const auto& [key, info] : old_entries) {
+    batch.Delete(impl_->indexes, key);
+    add_delta(info.first, TableStats{-1, -static_cast<int64_t>(info.second)});
+  }
+}
+
+namespace {
+
+// Iterator bounds for a partition (`prefix` = PartitionPrefix) narrowed by a sort-key range.
+// Exclusive bounds use the successor of a value's encoding, which lies above every key that
+// extends it (index entries carry the table key after the index sort key).
+std::pair<std::string, std::string> PartitionBounds(const std::string& prefix,
+                                                    const SortKeyRange& range, bool forward,
+                                                    const std::optional<std::string>& start) {
   std::string lower = prefix;
   std::string upper = PrefixSuccessor(prefix);
   if (range.lower) {
     lower = prefix;
     EncodeKeyValue(range.lower->value, lower);
-    // Encodings are prefix-free, so appending a zero byte skips exactly the bound itself.
-    if (!range.lower->inclusive) lower.push_back('\0');
+    if (!range.lower->inclusive) lower = PrefixSuccessor(lower);
   }
   if (range.upper) {
     upper = prefix;
     EncodeKeyValue(range.upper->value, upper);
-    if (range.upper->inclusive) upper.push_back('\0');
+    if (range.upper->inclusive) upper = PrefixSuccessor(upper);
   }
   if (range.prefix) {
     // The escaped bytes of a prefix, without the terminator, begin every encoding of a value
@@ -383,13 +455,31 @@ std::unique_ptr<ItemCursor> Database::ScanPartition(
     std::string end = PrefixSuccessor(begins);
     if (!end.empty()) upper = std::min(upper, end);
   }
-  if (exclusive_start) {
+  if (start) {
     if (forward) {
-      lower = std::max(lower, *exclusive_start + '\0');
+      lower = std::max(lower, *start + '\0');
     } else {
-      upper = std::min(upper, *exclusive_start);
+      upper = std::min(upper, *start);
     }
   }
+  return {std::move(lower), std::move(upper)};
+}
+
+std::pair<std::string, std::string> HashBounds(uint64_t id, uint64_t hash_begin, uint64_t hash_end,
+                                               const std::optional<std::string>& start) {
+  std::string lower = HashPrefix(id, hash_begin);
+  if (start && *start + '\0' > lower) lower = *start + '\0';
+  std::string upper = hash_end == UINT64_MAX ? TablePrefix(id + 1) : HashPrefix(id, hash_end + 1);
+  return {std::move(lower), std::move(upper)};
+}
+
+}  // namespace
+
+std::unique_ptr<ItemCursor> Database::ScanPartition(
+    const TableDef& table, const AttributeValue& partition, const SortKeyRange& range,
+    bool forward, const std::optional<std::string>& exclusive_start) {
+  auto [lower, upper] = PartitionBounds(PartitionPrefix(table.id, partition), range, forward,
+                                        exclusive_start);
   return std::make_unique<RocksItemCursor>(impl_->db.get(), impl_->items, std::move(lower),
                                            std::move(upper), forward);
 }
@@ -397,12 +487,66 @@ std::unique_ptr<ItemCursor> Database::ScanPartition(
 std::unique_ptr<ItemCursor> Database::ScanHashRange(
     const TableDef& table, uint64_t hash_begin, uint64_t hash_end,
     const std::optional<std::string>& exclusive_start) {
-  std::string lower = HashPrefix(table.id, hash_begin);
-  if (exclusive_start && *exclusive_start + '\0' > lower) lower = *exclusive_start + '\0';
-  std::string upper = hash_end == UINT64_MAX ? TablePrefix(table.id + 1)
-                                             : HashPrefix(table.id, hash_end + 1);
+  auto [lower, upper] = HashBounds(table.id, hash_begin, hash_end, exclusive_start);
   return std::make_unique<RocksItemCursor>(impl_->db.get(), impl_->items, std::move(lower),
                                            std::move(upper), true);
+}
+
+std::unique_ptr<ItemCursor> Database::ScanIndexPartition(
+    uint64_t index_id, const AttributeValue& partition, const SortKeyRange& range, bool forward,
+    const std::optional<std::string>& exclusive_start) {
+  auto [lower, upper] = PartitionBounds(PartitionPrefix(index_id, partition), range, forward,
+                                        exclusive_start);
+  return std::make_unique<RocksItemCursor>(impl_->db.get(), impl_->indexes, std::move(lower),
+                                           std::move(upper), forward);
+}
+
+std::unique_ptr<ItemCursor> Database::ScanIndexHashRange(
+    uint64_t index_id, uint64_t hash_begin, uint64_t hash_end,
+    const std::optional<std::string>& exclusive_start) {
+  auto [lower, upper] = HashBounds(index_id, hash_begin, hash_end, exclusive_start);
+  return std::make_unique<RocksItemCursor>(impl_->db.get(), impl_->indexes, std::move(lower),
+                                           std::move(upper), true);
+}
+
+Result<uint64_t> Database::BackfillIndex(const TableDef& table, uint64_t index_id) {
+  uint64_t visited = 0;
+  auto cursor = ScanHashRange(table, 0, UINT64_MAX, std::nullopt);
+  for (; cursor->Valid(); cursor->Next()) {
+    const std::string key = cursor->key();
+    std::unique_lock lock(impl_->item_locks[XXH64(key.data(), key.size(), 1) % kLockStripes]);
+    // Re-read under the lock: the item may have changed (or gone) since the scan saw it.
+    rocksdb::PinnableSlice stored;
+    rocksdb::Status status = impl_->db->Get(rocksdb::ReadOptions(), impl_->items, key, &stored);
+    if (status.IsNotFound()) continue;
+    if (!status.ok()) return StorageError(status);
+    DDBD_ASSIGN_OR_RETURN(Item item, DecodeItem(std::string_view(stored.data(), stored.size())));
+    rocksdb::WriteBatch batch;
+    std::vector<std::pair<LiveStats*, TableStats>> deltas;
+    for (auto& entry : impl_->index_maintainer->Derive(table.id, item, index_id)) {
+      std::string entry_key = IndexEntryKey(entry.index_id, entry.index_key, entry.table_key);
+      const size_t size = ItemSize(entry.projected);
+      // A concurrent write may already have added this entry; count it once.
+      rocksdb::PinnableSlice existing;
+      if (impl_->db->Get(rocksdb::ReadOptions(), impl_->indexes, entry_key, &existing).ok()) {
+        continue;
+      }
+      batch.Put(impl_->indexes, entry_key, EncodeItem(entry.projected, size));
+      batch.Merge(impl_->catalog, StatsKey(index_id), EncodeStats(1, static_cast<int64_t>(size)));
+      deltas.emplace_back(&impl_->StatsFor(index_id), TableStats{1, static_cast<int64_t>(size)});
+    }
+    if (batch.Count() > 0) {
+      status = impl_->db->Write(impl_->write_options, &batch);
+      if (!status.ok()) return StorageError(status);
+      for (auto& [live, delta] : deltas) {
+        live->item_count += delta.item_count;
+        live->size_bytes += delta.size_bytes;
+      }
+    }
+    ++visited;
+  }
+  DDBD_RETURN_IF_ERROR(cursor->status());
+  return visited;
 }
 
 Status Database::Flush() {

@@ -20,6 +20,10 @@
 #include "model/result.h"
 #include "model/table_def.h"
 
+namespace rocksdb {
+class WriteBatch;
+}
+
 namespace ddbd::storage {
 
 struct OpenOptions {
@@ -64,6 +68,28 @@ struct SortKeyRange {
   std::optional<std::string> prefix;
 };
 
+// One entry of a secondary index, derived from an item: the index key, the item's table key
+// and the attributes the index projects (keys included).
+struct IndexEntry {
+  uint64_t index_id = 0;
+  PrimaryKey index_key;
+  PrimaryKey table_key;
+  Item projected;
+};
+
+// Knows which tables have indexes and derives an item's index entries from the table's
+// current definition. Installed once at start-up by the module that knows index rules
+// (index/). Called under the item's lock, so a write always maintains the indexes the table
+// has when the write commits — also one created while the write was in flight.
+class IndexMaintainer {
+ public:
+  virtual ~IndexMaintainer() = default;
+  virtual bool HasIndexes(uint64_t table_id) const = 0;
+  // Entries of every index of the table (or only `only_index`, when non-zero).
+  virtual std::vector<IndexEntry> Derive(uint64_t table_id, const AttributeMap& item,
+                                         uint64_t only_index = 0) const = 0;
+};
+
 class ItemCursor;
 
 class Database {
@@ -73,13 +99,19 @@ class Database {
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
+  // REQUIRES: called before any write; `maintainer` outlives the database.
+  void SetIndexMaintainer(const IndexMaintainer* maintainer);
+
   // Catalog.
   Result<std::vector<TableDef>> LoadTables();
   Result<uint64_t> AllocateTableId();
   Status PutTable(const TableDef& table);
-  // Removes the table's record, items and statistics in O(1) (range deletion).
+  // Removes the table's record, items, index entries and statistics in O(1) (range deletion).
   Status DropTable(const TableDef& table);
-  TableStats Stats(uint64_t table_id) const;
+  // Removes one index's entries and statistics (the table record is the caller's).
+  Status DropIndex(uint64_t index_id);
+  // Statistics of a table or of an index (by id).
+  TableStats Stats(uint64_t id) const;
 
   // Items.
   Result<std::optional<Item>> GetItem(const TableDef& table, const PrimaryKey& key);
@@ -99,12 +131,30 @@ class Database {
                                             uint64_t hash_end,
                                             const std::optional<std::string>& exclusive_start);
 
+  // Index entries of one index partition, in index sort-key order (or reverse); `range`
+  // bounds the index sort key; `exclusive_start` is an IndexEntryKey.
+  std::unique_ptr<ItemCursor> ScanIndexPartition(uint64_t index_id, const AttributeValue& partition,
+                                                 const SortKeyRange& range, bool forward,
+                                                 const std::optional<std::string>& exclusive_start);
+  // Entries of an index whose partition hash lies in [hash_begin, hash_end].
+  std::unique_ptr<ItemCursor> ScanIndexHashRange(uint64_t index_id, uint64_t hash_begin,
+                                                 uint64_t hash_end,
+                                                 const std::optional<std::string>& exclusive_start);
+
+  // Writes the entries of `index_id` for every item of `table` (a new index's backfill).
+  // Each item is re-read under its lock, so writes racing with the backfill end up in the
+  // index exactly once. Returns the number of items visited.
+  Result<uint64_t> BackfillIndex(const TableDef& table, uint64_t index_id);
+
   // Flushes memtables and syncs the WAL; called on clean shutdown.
   Status Flush();
 
  private:
   struct Impl;
   explicit Database(std::unique_ptr<Impl> impl);
+  template <typename AddDelta>
+  void AddIndexChanges(uint64_t table_id, const WriteOutcome& outcome,
+                       rocksdb::WriteBatch& batch, AddDelta&& add_delta);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -107,6 +107,14 @@ std::string ItemKey(uint64_t table_id, const PrimaryKey& key) {
   return out;
 }
 
+std::string IndexEntryKey(uint64_t index_id, const PrimaryKey& index_key,
+                          const PrimaryKey& table_key) {
+  std::string out = ItemKey(index_id, index_key);
+  EncodeKeyValue(table_key.partition, out);
+  if (table_key.sort) EncodeKeyValue(*table_key.sort, out);
+  return out;
+}
+
 std::string PrefixSuccessor(std::string_view prefix) {
   std::string out(prefix);
   while (!out.empty()) {

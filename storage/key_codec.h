@@ -37,6 +37,12 @@ std::string TablePrefix(uint64_t table_id);
 // table id ‖ hash (8 bytes each): where a hash range starts.
 std::string HashPrefix(uint64_t table_id, uint64_t hash);
 
+// index id ‖ hash64(index pk) ‖ enc(index pk) ‖ enc(index sk) ‖ enc(table pk) ‖ enc(table sk):
+// the key of one index entry. Entries of one index partition are ordered by index sort key,
+// then by the table key (DynamoDB's order for equal index sort keys).
+std::string IndexEntryKey(uint64_t index_id, const PrimaryKey& index_key,
+                          const PrimaryKey& table_key);
+
 // The smallest key greater than every key starting with `prefix`; empty if none exists.
 std::string PrefixSuccessor(std::string_view prefix);
 

@@ -24,18 +24,33 @@ enum Field : uint64_t {
   kDeletionProtection = 14,
   kTableClass = 15,
   kSse = 16,
-  kTag = 17,  // repeated
+  kTag = 17,    // repeated
+  kIndex = 18,  // repeated: a nested record of IndexField
+};
+
+// Stored on disk: never renumber.
+enum IndexField : uint64_t {
+  kIndexId = 1,
+  kIndexName = 2,
+  kIndexLocal = 3,
+  kIndexPartitionKey = 4,
+  kIndexSortKey = 5,
+  kIndexProjection = 6,
+  kIndexNonKeyAttribute = 7,  // repeated
+  kIndexStatus = 8,
+  kIndexBackfilling = 9,
+  kIndexThroughput = 10,
 };
 
 class FieldWriter {
  public:
   explicit FieldWriter(std::string& out) : out_(out) {}
-  void Put(Field field, std::string_view payload) {
+  void Put(uint64_t field, std::string_view payload) {
     ByteWriter writer(out_);
     writer.Varint(field);
     writer.Bytes(payload);
   }
-  void PutInt(Field field, int64_t v) {
+  void PutInt(uint64_t field, int64_t v) {
     std::string payload;
     ByteWriter(payload).SignedVarint(v);
     Put(field, payload);
@@ -69,6 +84,73 @@ std::string EncodeStrings(std::initializer_list<std::string_view> parts) {
   return out;
 }
 
+std::string EncodeThroughput(const Throughput& t) {
+  std::string payload;
+  ByteWriter writer(payload);
+  writer.SignedVarint(t.read_capacity_units);
+  writer.SignedVarint(t.write_capacity_units);
+  writer.SignedVarint(t.last_increase_ms);
+  writer.SignedVarint(t.last_decrease_ms);
+  writer.SignedVarint(t.decreases_today);
+  return payload;
+}
+
+void DecodeThroughput(ByteReader& in, Throughput& t) {
+  t.read_capacity_units = in.SignedVarint();
+  t.write_capacity_units = in.SignedVarint();
+  t.last_increase_ms = in.SignedVarint();
+  t.last_decrease_ms = in.SignedVarint();
+  t.decreases_today = in.SignedVarint();
+}
+
+std::string EncodeIndex(const IndexDef& index) {
+  std::string out;
+  FieldWriter fields(out);
+  fields.PutInt(kIndexId, static_cast<int64_t>(index.id));
+  fields.Put(kIndexName, index.name);
+  fields.PutInt(kIndexLocal, index.local ? 1 : 0);
+  fields.Put(kIndexPartitionKey, EncodeKeyElement(index.partition_key.name, index.partition_key.type));
+  if (index.sort_key) {
+    fields.Put(kIndexSortKey, EncodeKeyElement(index.sort_key->name, index.sort_key->type));
+  }
+  fields.PutInt(kIndexProjection, static_cast<int64_t>(index.projection));
+  for (const auto& name : index.non_key_attributes) fields.Put(kIndexNonKeyAttribute, name);
+  fields.PutInt(kIndexStatus, static_cast<int64_t>(index.status));
+  fields.PutInt(kIndexBackfilling, index.backfilling ? 1 : 0);
+  fields.Put(kIndexThroughput, EncodeThroughput(index.throughput));
+  return out;
+}
+
+bool DecodeIndex(std::string_view bytes, IndexDef& index) {
+  ByteReader reader(bytes);
+  bool ok = true;
+  while (ok && reader.ok() && !reader.done()) {
+    uint64_t field = reader.Varint();
+    std::string_view payload = reader.Bytes();
+    ByteReader in(payload);
+    switch (field) {
+      case kIndexId: index.id = static_cast<uint64_t>(in.SignedVarint()); break;
+      case kIndexName: index.name = std::string(payload); break;
+      case kIndexLocal: index.local = in.SignedVarint() != 0; break;
+      case kIndexPartitionKey:
+        ok = DecodeKeyElement(payload, index.partition_key.name, index.partition_key.type);
+        break;
+      case kIndexSortKey:
+        index.sort_key.emplace();
+        ok = DecodeKeyElement(payload, index.sort_key->name, index.sort_key->type);
+        break;
+      case kIndexProjection: index.projection = static_cast<ProjectionType>(in.SignedVarint()); break;
+      case kIndexNonKeyAttribute: index.non_key_attributes.emplace_back(payload); break;
+      case kIndexStatus: index.status = static_cast<IndexStatus>(in.SignedVarint()); break;
+      case kIndexBackfilling: index.backfilling = in.SignedVarint() != 0; break;
+      case kIndexThroughput: DecodeThroughput(in, index.throughput); break;
+      default: break;  // a field written by a newer ddbd
+    }
+    ok = ok && in.ok();
+  }
+  return ok && reader.ok();
+}
+
 }  // namespace
 
 std::string EncodeTableDef(const TableDef& t) {
@@ -86,16 +168,7 @@ std::string EncodeTableDef(const TableDef& t) {
   }
   fields.PutInt(kBillingMode, static_cast<int64_t>(t.billing_mode));
   fields.PutInt(kBillingModeUpdated, t.billing_mode_updated_ms);
-  {
-    std::string payload;
-    ByteWriter writer(payload);
-    writer.SignedVarint(t.throughput.read_capacity_units);
-    writer.SignedVarint(t.throughput.write_capacity_units);
-    writer.SignedVarint(t.throughput.last_increase_ms);
-    writer.SignedVarint(t.throughput.last_decrease_ms);
-    writer.SignedVarint(t.throughput.decreases_today);
-    fields.Put(kThroughput, payload);
-  }
+  fields.Put(kThroughput, EncodeThroughput(t.throughput));
   fields.PutInt(kCreationTime, t.creation_time_ms);
   fields.PutInt(kStatus, static_cast<int64_t>(t.status));
   fields.PutInt(kDeletionProtection, t.deletion_protection ? 1 : 0);
@@ -103,6 +176,7 @@ std::string EncodeTableDef(const TableDef& t) {
   fields.Put(kSse, EncodeStrings({t.sse.enabled ? "1" : "0", t.sse.sse_type,
                                   t.sse.kms_master_key_id}));
   for (const auto& tag : t.tags) fields.Put(kTag, EncodeStrings({tag.key, tag.value}));
+  for (const auto& index : t.indexes) fields.Put(kIndex, EncodeIndex(index));
   return out;
 }
 
@@ -135,13 +209,7 @@ Result<TableDef> DecodeTableDef(std::string_view bytes) {
       }
       case kBillingMode: t.billing_mode = static_cast<BillingMode>(in.SignedVarint()); break;
       case kBillingModeUpdated: t.billing_mode_updated_ms = in.SignedVarint(); break;
-      case kThroughput:
-        t.throughput.read_capacity_units = in.SignedVarint();
-        t.throughput.write_capacity_units = in.SignedVarint();
-        t.throughput.last_increase_ms = in.SignedVarint();
-        t.throughput.last_decrease_ms = in.SignedVarint();
-        t.throughput.decreases_today = in.SignedVarint();
-        break;
+      case kThroughput: DecodeThroughput(in, t.throughput); break;
       case kCreationTime: t.creation_time_ms = in.SignedVarint(); break;
       case kStatus: t.status = static_cast<TableStatus>(in.SignedVarint()); break;
       case kDeletionProtection: t.deletion_protection = in.SignedVarint() != 0; break;
@@ -156,6 +224,12 @@ Result<TableDef> DecodeTableDef(std::string_view bytes) {
         tag.key = std::string(in.Bytes());
         tag.value = std::string(in.Bytes());
         t.tags.push_back(std::move(tag));
+        break;
+      }
+      case kIndex: {
+        IndexDef index;
+        ok = DecodeIndex(payload, index);
+        t.indexes.push_back(std::move(index));
         break;
       }
       default:

@@ -3,6 +3,7 @@
 // invalid request rejects the whole batch before anything is written.
 #include <set>
 
+#include "index/index_entries.h"
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 #include "storage/key_codec.h"
@@ -98,6 +99,7 @@ Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
       PrimaryKey key;
       if (request.put_item) {
         DDBD_ASSIGN_OR_RETURN(key, KeyFromItem(*table, *request.put_item));
+        DDBD_RETURN_IF_ERROR(index::CheckIndexKeys(*table, *request.put_item));
       } else {
         DDBD_ASSIGN_OR_RETURN(key, KeyFromParameter(*table, request.delete_key));
       }

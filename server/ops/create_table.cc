@@ -2,6 +2,7 @@
 // Secondary indexes and streams are declared by later work; until then they are refused.
 #include <random>
 
+#include "server/ops/index_declarations.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
 #include "server/ops/table_settings.h"
@@ -20,6 +21,8 @@ struct CreateTableInput {
   std::vector<KeySchemaInput> key_schema;
   TableSettingsInput settings;
   std::vector<Tag> tags;
+  std::optional<std::vector<IndexInput>> global_indexes;
+  std::optional<std::vector<IndexInput>> local_indexes;
 };
 
 std::optional<KeyAttributeType> ParseKeyType(std::string_view name) {
@@ -99,16 +102,12 @@ Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body)
   errors.TableName(*in.table_name, "tableName");
   DDBD_ASSIGN_OR_RETURN(in.key_schema, ReadKeySchema(body, errors));
   DDBD_ASSIGN_OR_RETURN(in.settings, ReadTableSettings(body, ctx.region(), errors));
+  DDBD_ASSIGN_OR_RETURN(in.local_indexes, ReadIndexes(body, "LocalSecondaryIndexes", true, errors));
+  DDBD_ASSIGN_OR_RETURN(in.global_indexes,
+                        ReadIndexes(body, "GlobalSecondaryIndexes", false, errors));
   DDBD_ASSIGN_OR_RETURN(auto tags, ReadTags(body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   if (tags) in.tags = std::move(*tags);
-
-  for (std::string_view member : {"GlobalSecondaryIndexes", "LocalSecondaryIndexes"}) {
-    if (wire::Member(body, member)) {
-      return Error::Validation(std::string(member) +
-                               " are not supported by this version of ddbd yet");
-    }
-  }
   DDBD_ASSIGN_OR_RETURN(auto stream, wire::GetObject(body, "StreamSpecification"));
   if (stream) {
     DDBD_ASSIGN_OR_RETURN(auto enabled, wire::GetBool(*stream, "StreamEnabled"));
@@ -126,22 +125,9 @@ Status CheckKeySchema(const CreateTableInput& in) {
   if (keys.size() > definitions.size()) {
     return Error::Validation("Invalid KeySchema: Some index key attribute have no definition");
   }
-  auto defined = [&](std::string_view name) {
-    for (const auto& def : definitions) {
-      if (def.name == name) return true;
-    }
-    return false;
-  };
-  for (const auto& key : keys) {
-    if (defined(key.name)) continue;
-    std::string message =
-        "One or more parameter values were invalid: Some index key attributes are not defined in "
-        "AttributeDefinitions. Keys: [";
-    for (size_t i = 0; i < keys.size(); ++i) message += (i ? ", " : "") + std::string(keys[i].name);
-    message += "], AttributeDefinitions: [";
-    for (size_t i = 0; i < definitions.size(); ++i) message += (i ? ", " : "") + definitions[i].name;
-    return Error::Validation(message + "]");
-  }
+  std::vector<std::string> key_names;
+  for (const auto& key : keys) key_names.emplace_back(key.name);
+  DDBD_RETURN_IF_ERROR(CheckKeysDefined(key_names, definitions));
   if (keys.size() == 2 && keys[0].name == keys[1].name) {
     return Error::Validation(
         "Both the Hash Key and the Range Key element in the KeySchema have the same name");
@@ -153,7 +139,7 @@ Status CheckKeySchema(const CreateTableInput& in) {
     return Error::Validation(
         "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
   }
-  if (keys.size() != definitions.size()) {
+  if (!in.global_indexes && !in.local_indexes && keys.size() != definitions.size()) {
     return Error::Validation(
         "One or more parameter values were invalid: Number of attributes in KeySchema does not "
         "exactly match number of attributes defined in AttributeDefinitions");
@@ -212,11 +198,17 @@ Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
   DDBD_RETURN_IF_ERROR(CheckThroughputForMode(
       in.settings.billing_mode.value_or(BillingMode::kProvisioned), in.settings.throughput));
   DDBD_RETURN_IF_ERROR(CheckKeySchema(in));
-  DDBD_ASSIGN_OR_RETURN(auto table, ctx.catalog().Create(BuildTable(ctx, in)));
+  TableDef definition = BuildTable(ctx, in);
+  DDBD_ASSIGN_OR_RETURN(definition.indexes,
+                        CheckIndexes(definition.partition_key, definition.sort_key,
+                                     definition.attribute_definitions, definition.billing_mode,
+                                     in.global_indexes, in.local_indexes));
+  DDBD_ASSIGN_OR_RETURN(auto table, ctx.catalog().Create(std::move(definition)));
 
   wire::JsonWriter out;
   out.BeginObject().Key("TableDescription");
-  WriteTableDescription(out, *table, storage::TableStats{});
+  WriteTableDescription(out, *table, storage::TableStats{},
+                        [](uint64_t) { return storage::TableStats{}; });
   out.EndObject();
   return out.Take();
 }

@@ -94,7 +94,9 @@ Status ApplySortCondition(const Condition& c, const expressions::Comparator comp
 
 // Turns a bound KeyConditionExpression into a partition and a sort-key range, with
 // DynamoDB's rules and messages.
-Result<KeyRange> AnalyzeKeyCondition(const TableDef& table, const ExpressionInputs& expr) {
+Result<KeyRange> AnalyzeKeyCondition(const ReadTarget& target, const ExpressionInputs& expr) {
+  const KeyElement& partition_key = target.partition_key();
+  const std::optional<KeyElement>& sort_key = target.sort_key();
   std::vector<const Condition*> leaves;
   DDBD_RETURN_IF_ERROR(Flatten(*expr.key_condition, leaves));
   if (leaves.size() > 2) return Error::Validation("Conditions can be of length 1 or 2 only");
@@ -123,13 +125,13 @@ Result<KeyRange> AnalyzeKeyCondition(const TableDef& table, const ExpressionInpu
       return KeyConditionError("KeyConditionExpressions cannot have conditions on nested attributes");
     }
     const std::string& name = path[0].name;
-    const bool is_partition = name == table.partition_key.name;
-    const bool is_sort = table.sort_key && name == table.sort_key->name;
+    const bool is_partition = name == partition_key.name;
+    const bool is_sort = sort_key && name == sort_key->name;
     if (!is_partition && !is_sort) return KeyConditionError("Query key condition not supported");
     if ((is_partition && have_partition) || (is_sort && have_sort)) {
       return KeyConditionError("KeyConditionExpressions must only contain one condition per key");
     }
-    const KeyAttributeType type = is_partition ? table.partition_key.type : table.sort_key->type;
+    const KeyAttributeType type = is_partition ? partition_key.type : sort_key->type;
     for (const AttributeValue* value : values) {
       if (value->type() != ToAttributeType(type)) {
         return Error::Validation("One or more parameter values were invalid: Condition parameter "
@@ -148,8 +150,7 @@ Result<KeyRange> AnalyzeKeyCondition(const TableDef& table, const ExpressionInpu
     }
   }
   if (!have_partition) {
-    return KeyConditionError("Query condition missed key schema element: " +
-                             table.partition_key.name);
+    return KeyConditionError("Query condition missed key schema element: " + partition_key.name);
   }
   return range;
 }
@@ -167,12 +168,13 @@ void ReferencedAttributes(const Condition& c, const expressions::Bindings& bindi
   for (const auto& child : c.children) ReferencedAttributes(child, bindings, names);
 }
 
-Status CheckFilterAvoidsKeys(const TableDef& table, const ExpressionInputs& expr) {
+Status CheckFilterAvoidsKeys(const ReadTarget& target, const ExpressionInputs& expr) {
   if (!expr.filter) return OkStatus();
   std::vector<std::string> names;
   ReferencedAttributes(*expr.filter, expr.bindings, names);
   for (const auto& name : names) {
-    if (name == table.partition_key.name || (table.sort_key && name == table.sort_key->name)) {
+    if (name == target.partition_key().name ||
+        (target.sort_key() && name == target.sort_key()->name)) {
       return Error::Validation("Filter Expression can only contain non-primary key attributes: "
                                "Primary key attribute: " + name);
     }
@@ -203,19 +205,22 @@ Result<QueryInput> ParseQuery(wire::JsonObject body) {
 Result<std::string> Query(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(QueryInput in, ParseQuery(req.body));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.read.table_name));
-  DDBD_RETURN_IF_ERROR(CheckIndex(*table, in.read));
-  DDBD_ASSIGN_OR_RETURN(KeyRange range, AnalyzeKeyCondition(*table, in.read.expressions));
-  DDBD_RETURN_IF_ERROR(CheckFilterAvoidsKeys(*table, in.read.expressions));
+  DDBD_ASSIGN_OR_RETURN(ReadTarget target, ResolveTarget(*table, in.read));
+  DDBD_ASSIGN_OR_RETURN(KeyRange range, AnalyzeKeyCondition(target, in.read.expressions));
+  DDBD_RETURN_IF_ERROR(CheckFilterAvoidsKeys(target, in.read.expressions));
   std::optional<std::string> start;
   if (in.exclusive_start_key) {
-    DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(*table, *in.exclusive_start_key));
-    if (!(in.exclusive_start_key->at(table->partition_key.name) == range.partition)) {
+    DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(target, *in.exclusive_start_key));
+    if (!(in.exclusive_start_key->at(target.partition_key().name) == range.partition)) {
       return Error::Validation("The provided starting key is outside query boundaries based on "
                                "provided conditions");
     }
   }
-  auto cursor = ctx.db().ScanPartition(*table, range.partition, range.sort, in.forward, start);
-  return ReadPage(*table, *cursor, in.read);
+  auto cursor = target.index ? ctx.db().ScanIndexPartition(target.index->id, range.partition,
+                                                           range.sort, in.forward, start)
+                             : ctx.db().ScanPartition(*table, range.partition, range.sort,
+                                                      in.forward, start);
+  return ReadPage(ctx.db(), target, *cursor, in.read);
 }
 
 }  // namespace ddbd::server::ops

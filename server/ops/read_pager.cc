@@ -2,6 +2,7 @@
 #include "server/ops/read_pager.h"
 
 #include "expressions/evaluator.h"
+#include "index/index_entries.h"
 #include "server/wire/attribute_value_json.h"
 #include "storage/key_codec.h"
 
@@ -17,12 +18,35 @@ Select ParseSelect(std::string_view text) {
   return Select::kAllAttributes;
 }
 
-// The table key of an item: what LastEvaluatedKey holds.
-Item KeyAttributes(const TableDef& table, const Item& item) {
+// The key of an item as LastEvaluatedKey holds it: the table key, plus the index key when
+// reading an index.
+Item KeyAttributes(const ReadTarget& target, const Item& item) {
   Item key;
-  key.emplace(table.partition_key.name, item.at(table.partition_key.name));
-  if (table.sort_key) key.emplace(table.sort_key->name, item.at(table.sort_key->name));
+  auto add = [&](const KeyElement& element) {
+    auto it = item.find(element.name);
+    if (it != item.end()) key.insert_or_assign(element.name, it->second);
+  };
+  add(target.table->partition_key);
+  if (target.table->sort_key) add(*target.table->sort_key);
+  if (target.index) {
+    add(target.index->partition_key);
+    if (target.index->sort_key) add(*target.index->sort_key);
+  }
   return key;
+}
+
+// Whether an LSI read must fetch the table's item: the index lacks attributes the read
+// returns.
+bool NeedsTableItem(const ReadTarget& target, const ReadOptions& options) {
+  if (!target.index || !target.index->local || target.index->projection == ProjectionType::kAll) {
+    return false;
+  }
+  if (options.select == Select::kAllAttributes) return true;
+  if (!options.expressions.projection) return false;
+  for (const auto& path : *options.expressions.projection) {
+    if (!index::Projects(*target.table, *target.index, path[0].name)) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -47,6 +71,7 @@ Result<ReadOptions> ReadReadOptions(wire::JsonObject body, const ExpressionMembe
   DDBD_ASSIGN_OR_RETURN(options.expressions, ReadExpressions(body, accepted));
 
   const bool projected = options.expressions.projection.has_value();
+  options.explicit_select = select.has_value();
   options.select = select ? ParseSelect(*select)
                           : (projected ? Select::kSpecificAttributes : Select::kAllAttributes);
   // Texts unverified against DynamoDB; kept here in one place.
@@ -61,22 +86,77 @@ Result<ReadOptions> ReadReadOptions(wire::JsonObject body, const ExpressionMembe
   return options;
 }
 
-Status CheckIndex(const TableDef&, const ReadOptions& options) {
-  if (!options.index_name) return OkStatus();
-  return Error::Validation("The table does not have the specified index: " +
-                           std::string(*options.index_name));
+Result<ReadTarget> ResolveTarget(const TableDef& table, const ReadOptions& options) {
+  ReadTarget target{&table, nullptr};
+  if (!options.index_name) {
+    if (options.select == Select::kAllProjectedAttributes) {
+      return Error::Validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an "
+                               "IndexName");
+    }
+    return target;
+  }
+  target.index = table.FindIndex(*options.index_name);
+  if (!target.index) {
+    return Error::Validation("The table does not have the specified index: " +
+                             std::string(*options.index_name));
+  }
+  const IndexDef& index = *target.index;
+  if (!index.local && options.consistent_read) {
+    return Error::Validation("Consistent reads are not supported on global secondary indexes");
+  }
+  if (index.status != IndexStatus::kActive) {
+    return Error::Validation("Cannot read from backfilling global secondary index: " + index.name);
+  }
+  if (!index.local && options.select == Select::kAllAttributes && options.explicit_select &&
+      index.projection != ProjectionType::kAll) {
+    return Error::Validation("One or more parameter values were invalid: Select type "
+                             "ALL_ATTRIBUTES is not supported for global secondary index " +
+                             index.name + " because its projection type is not ALL");
+  }
+  return target;
 }
 
-Result<std::string> StartKeyFor(const TableDef& table, const Item& start_key) {
-  Result<PrimaryKey> key = KeyFromParameter(table, start_key);
+Result<std::string> StartKeyFor(const ReadTarget& target, const Item& start_key) {
+  const TableDef& table = *target.table;
+  auto invalid = [] {
+    return Error::Validation("The provided starting key is invalid: The provided key element "
+                             "does not match the schema");
+  };
+  Item table_key;
+  for (const KeyElement* element : {&table.partition_key, table.sort_key ? &*table.sort_key : nullptr}) {
+    if (!element) continue;
+    auto it = start_key.find(element->name);
+    if (it == start_key.end()) return invalid();
+    table_key.emplace(it->first, it->second);
+  }
+  Result<PrimaryKey> key = KeyFromParameter(table, table_key);
   if (!key.ok()) {
     return Error::Validation("The provided starting key is invalid: " + key.error().message());
   }
-  return storage::ItemKey(table.id, *key);
+  if (!target.index) {
+    if (start_key.size() != table_key.size()) return invalid();
+    return storage::ItemKey(table.id, *key);
+  }
+  PrimaryKey index_key;
+  size_t expected = table_key.size();
+  for (const KeyElement* element :
+       {&target.index->partition_key, target.index->sort_key ? &*target.index->sort_key : nullptr}) {
+    if (!element) continue;
+    auto it = start_key.find(element->name);
+    if (it == start_key.end() || it->second.type() != ToAttributeType(element->type)) {
+      return invalid();
+    }
+    if (!table_key.count(element->name)) ++expected;
+    (element == &target.index->partition_key ? index_key.partition : index_key.sort.emplace()) =
+        it->second;
+  }
+  if (start_key.size() != expected) return invalid();
+  return storage::IndexEntryKey(target.index->id, index_key, *key);
 }
 
-Result<std::string> ReadPage(const TableDef& table, storage::ItemCursor& cursor,
-                             const ReadOptions& options) {
+Result<std::string> ReadPage(storage::Database& db, const ReadTarget& target,
+                             storage::ItemCursor& cursor, const ReadOptions& options) {
+  const bool fetch = NeedsTableItem(target, options);
   const auto& expr = options.expressions;
   wire::JsonWriter out;
   out.BeginObject();
@@ -87,6 +167,12 @@ Result<std::string> ReadPage(const TableDef& table, storage::ItemCursor& cursor,
   for (; cursor.Valid(); cursor.Next()) {
     DDBD_ASSIGN_OR_RETURN(Item item, cursor.item());
     ++scanned;
+    if (fetch) {
+      DDBD_ASSIGN_OR_RETURN(std::optional<Item> full,
+                            db.GetItem(*target.table, KeyOf(*target.table, item)));
+      if (!full) continue;  // deleted since the index entry was read
+      item = std::move(*full);
+    }
     bytes_read += ItemSize(item);
     const bool page_full = (options.limit && scanned >= *options.limit) ||
                            bytes_read >= kMaxPageBytes;
@@ -98,7 +184,7 @@ Result<std::string> ReadPage(const TableDef& table, storage::ItemCursor& cursor,
       }
     }
     if (page_full) {
-      last_evaluated = KeyAttributes(table, item);
+      last_evaluated = KeyAttributes(target, item);
       break;
     }
   }

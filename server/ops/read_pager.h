@@ -21,6 +21,7 @@ struct ReadOptions {
   std::optional<std::string_view> index_name;
   std::optional<int64_t> limit;
   Select select = Select::kAllAttributes;
+  bool explicit_select = false;  // Select was in the request
   bool consistent_read = false;
   CapacityDetail capacity = CapacityDetail::kNone;
   ExpressionInputs expressions;
@@ -31,15 +32,30 @@ struct ReadOptions {
 Result<ReadOptions> ReadReadOptions(wire::JsonObject body, const ExpressionMembers& accepted,
                                     wire::ConstraintErrors& errors);
 
-// The index a Query or Scan names must exist on the table (tables have no secondary indexes
-// yet, so any IndexName is refused with DynamoDB's message).
-Status CheckIndex(const TableDef& table, const ReadOptions& options);
+// What a Query or Scan reads: the table itself or one of its secondary indexes.
+struct ReadTarget {
+  const TableDef* table = nullptr;
+  const IndexDef* index = nullptr;  // null: the table
+  const KeyElement& partition_key() const {
+    return index ? index->partition_key : table->partition_key;
+  }
+  const std::optional<KeyElement>& sort_key() const {
+    return index ? index->sort_key : table->sort_key;
+  }
+};
 
-// The storage key of an ExclusiveStartKey, which must be a key of `table`.
-Result<std::string> StartKeyFor(const TableDef& table, const Item& start_key);
+// Resolves IndexName with DynamoDB's rules: the index must exist and be readable, GSIs
+// allow no consistent reads and no Select=ALL_ATTRIBUTES unless they project everything,
+// ALL_PROJECTED_ATTRIBUTES needs an index. `operation` is "Query" or "Scan".
+Result<ReadTarget> ResolveTarget(const TableDef& table, const ReadOptions& options);
 
-// One page of results as the JSON response of Query or Scan.
-Result<std::string> ReadPage(const TableDef& table, storage::ItemCursor& cursor,
-                             const ReadOptions& options);
+// The storage key of an ExclusiveStartKey, which must hold exactly the target's keys (the
+// table key, plus the index key for an index).
+Result<std::string> StartKeyFor(const ReadTarget& target, const Item& start_key);
+
+// One page of results as the JSON response of Query or Scan. `db` fetches whole items for
+// LSI reads that need attributes the index does not project.
+Result<std::string> ReadPage(storage::Database& db, const ReadTarget& target,
+                             storage::ItemCursor& cursor, const ReadOptions& options);
 
 }  // namespace ddbd::server::ops

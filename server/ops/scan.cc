@@ -67,14 +67,15 @@ std::pair<uint64_t, uint64_t> SegmentHashRange(int64_t segment, int64_t total) {
 Result<std::string> Scan(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(ScanInput in, ParseScan(req.body));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.read.table_name));
-  DDBD_RETURN_IF_ERROR(CheckIndex(*table, in.read));
+  DDBD_ASSIGN_OR_RETURN(ReadTarget target, ResolveTarget(*table, in.read));
   std::optional<std::string> start;
   if (in.exclusive_start_key) {
-    DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(*table, *in.exclusive_start_key));
+    DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(target, *in.exclusive_start_key));
   }
   auto [begin, end] = SegmentHashRange(in.segment, in.total_segments);
-  auto cursor = ctx.db().ScanHashRange(*table, begin, end, start);
-  return ReadPage(*table, *cursor, in.read);
+  auto cursor = target.index ? ctx.db().ScanIndexHashRange(target.index->id, begin, end, start)
+                             : ctx.db().ScanHashRange(*table, begin, end, start);
+  return ReadPage(ctx.db(), target, *cursor, in.read);
 }
 
 }  // namespace ddbd::server::ops

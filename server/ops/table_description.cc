@@ -30,6 +30,73 @@ void WriteThroughput(wire::JsonWriter& out, const TableDef& table) {
   out.EndObject();
 }
 
+std::string_view ProjectionTypeName(ProjectionType type) {
+  switch (type) {
+    case ProjectionType::kAll: return "ALL";
+    case ProjectionType::kKeysOnly: return "KEYS_ONLY";
+    case ProjectionType::kInclude: return "INCLUDE";
+  }
+  return "ALL";
+}
+
+std::string_view IndexStatusName(IndexStatus status) {
+  switch (status) {
+    case IndexStatus::kCreating: return "CREATING";
+    case IndexStatus::kActive: return "ACTIVE";
+    case IndexStatus::kDeleting: return "DELETING";
+    case IndexStatus::kUpdating: return "UPDATING";
+  }
+  return "ACTIVE";
+}
+
+void WriteIndexKeySchema(wire::JsonWriter& out, const IndexDef& index) {
+  out.BeginArray();
+  out.BeginObject().Key("AttributeName").String(index.partition_key.name)
+      .Key("KeyType").String("HASH").EndObject();
+  if (index.sort_key) {
+    out.BeginObject().Key("AttributeName").String(index.sort_key->name)
+        .Key("KeyType").String("RANGE").EndObject();
+  }
+  out.EndArray();
+}
+
+void WriteIndexes(wire::JsonWriter& out, const TableDef& table, bool local,
+                  const IndexStatsFn& stats) {
+  bool any = false;
+  for (const auto& index : table.indexes) any |= index.local == local;
+  if (!any) return;
+  out.Key(local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes").BeginArray();
+  for (const auto& index : table.indexes) {
+    if (index.local != local) continue;
+    const storage::TableStats index_stats = stats(index.id);
+    out.BeginObject();
+    out.Key("IndexName").String(index.name);
+    out.Key("KeySchema");
+    WriteIndexKeySchema(out, index);
+    out.Key("Projection").BeginObject().Key("ProjectionType").String(ProjectionTypeName(index.projection));
+    if (!index.non_key_attributes.empty()) {
+      out.Key("NonKeyAttributes").BeginArray();
+      for (const auto& name : index.non_key_attributes) out.String(name);
+      out.EndArray();
+    }
+    out.EndObject();
+    if (!local) {
+      out.Key("IndexStatus").String(IndexStatusName(index.status));
+      if (index.status == IndexStatus::kCreating) out.Key("Backfilling").Bool(index.backfilling);
+      out.Key("ProvisionedThroughput").BeginObject()
+          .Key("NumberOfDecreasesToday").Int(index.throughput.decreases_today)
+          .Key("ReadCapacityUnits").Int(index.throughput.read_capacity_units)
+          .Key("WriteCapacityUnits").Int(index.throughput.write_capacity_units)
+          .EndObject();
+    }
+    out.Key("IndexSizeBytes").Int(index_stats.size_bytes);
+    out.Key("ItemCount").Int(index_stats.item_count);
+    out.Key("IndexArn").String(table.Arn() + "/index/" + index.name);
+    out.EndObject();
+  }
+  out.EndArray();
+}
+
 }  // namespace
 
 std::string_view TableStatusName(TableStatus status) {
@@ -43,7 +110,8 @@ std::string_view TableStatusName(TableStatus status) {
 }
 
 void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
-                           const storage::TableStats& stats, std::optional<TableStatus> status) {
+                           const storage::TableStats& stats, const IndexStatsFn& index_stats,
+                           std::optional<TableStatus> status) {
   out.BeginObject();
   out.Key("AttributeDefinitions").BeginArray();
   for (const auto& def : table.attribute_definitions) {
@@ -83,6 +151,8 @@ void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
         .Key("KMSMasterKeyArn").String(table.sse.kms_master_key_id)
         .EndObject();
   }
+  WriteIndexes(out, table, /*local=*/true, index_stats);
+  WriteIndexes(out, table, /*local=*/false, index_stats);
   out.Key("DeletionProtectionEnabled").Bool(table.deletion_protection);
   out.EndObject();
 }

@@ -2,6 +2,7 @@
 // DeleteTable, in one place so that every operation reports a table the same way.
 #pragma once
 
+#include <functional>
 #include <optional>
 
 #include "model/table_def.h"
@@ -10,10 +11,13 @@
 
 namespace ddbd::server::ops {
 
+// Statistics of an index by id.
+using IndexStatsFn = std::function<storage::TableStats(uint64_t index_id)>;
+
 // Writes the TableDescription object. `status` overrides the stored status (DeleteTable
 // reports DELETING).
 void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
-                           const storage::TableStats& stats,
+                           const storage::TableStats& stats, const IndexStatsFn& index_stats,
                            std::optional<TableStatus> status = std::nullopt);
 
 std::string_view TableStatusName(TableStatus status);

@@ -13,12 +13,13 @@ Result<std::string_view> ParseTableNameOnly(wire::JsonObject body) {
   return name;
 }
 
-std::string RenderTable(std::string_view member, const TableDef& table,
+std::string RenderTable(OpContext& ctx, std::string_view member, const TableDef& table,
                         const storage::TableStats& stats,
                         std::optional<TableStatus> status = std::nullopt) {
   wire::JsonWriter out;
   out.BeginObject().Key(member);
-  WriteTableDescription(out, table, stats, status);
+  WriteTableDescription(out, table, stats, [&ctx](uint64_t id) { return ctx.db().Stats(id); },
+                        status);
   out.EndObject();
   return out.Take();
 }
@@ -30,7 +31,7 @@ constexpr int64_t kDefaultListLimit = 100;
 Result<std::string> DescribeTable(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(std::string_view name, ParseTableNameOnly(req.body));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTableForControl(name));
-  return RenderTable("Table", *table, ctx.db().Stats(table->id));
+  return RenderTable(ctx, "Table", *table, ctx.db().Stats(table->id));
 }
 
 Result<std::string> DeleteTable(OpContext& ctx, const Request& req) {
@@ -41,9 +42,11 @@ Result<std::string> DeleteTable(OpContext& ctx, const Request& req) {
         "Resource cannot be deleted as it is currently protected against deletion. Disable "
         "deletion protection first.");
   }
-  storage::TableStats stats = ctx.db().Stats(table->id);
+  // Rendered before the drop: the statistics go with the table.
+  std::string description = RenderTable(ctx, "TableDescription", *table,
+                                        ctx.db().Stats(table->id), TableStatus::kDeleting);
   DDBD_RETURN_IF_ERROR(ctx.catalog().Drop(*table));
-  return RenderTable("TableDescription", *table, stats, TableStatus::kDeleting);
+  return description;
 }
 
 Result<std::string> ListTables(OpContext& ctx, const Request& req) {

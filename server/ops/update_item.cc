@@ -2,6 +2,7 @@
 // ConditionExpression, returning the values ReturnValues asks for.
 #include "expressions/evaluator.h"
 #include "expressions/update.h"
+#include "index/index_entries.h"
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 
@@ -11,6 +12,7 @@ namespace {
 struct UpdateItemInput {
   Item key;
   WriteRequest request;
+  const TableDef* table = nullptr;
 };
 
 // DynamoDB refuses updates of key attributes, at the top level or inside them.
@@ -44,6 +46,17 @@ Result<std::optional<Item>> ComputeUpdated(const UpdateItemInput& in, const std:
   }
   if (ItemSize(updated) > kMaxItemBytes) {
     return Error::Validation("Item size to update has exceeded the maximum allowed size");
+  }
+  if (Status index_keys = index::CheckIndexKeys(*in.table, updated); !index_keys.ok()) {
+    // An update that empties an index key is reported in terms of the update.
+    if (index_keys.error().message().find("cannot contain an empty string value") !=
+        std::string::npos) {
+      return Error::Validation("One or more parameter values are not valid. The update "
+                               "expression attempted to update a secondary index key to a value "
+                               "that is not supported. The AttributeValue for a key attribute "
+                               "cannot contain an empty string value.");
+    }
+    return index_keys;
   }
   return std::optional<Item>(std::move(updated));
 }
@@ -81,6 +94,7 @@ Result<std::string> UpdateItem(OpContext& ctx, const Request& req) {
                                                      {.condition = true, .update = true},
                                                      /*only_all_old=*/false));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.request.table_name));
+  in.table = table.get();
   DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromParameter(*table, in.key));
   DDBD_RETURN_IF_ERROR(CheckKeyNotUpdated(*table, in.request.expressions));
 

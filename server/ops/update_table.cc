@@ -91,7 +91,8 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   DDBD_RETURN_IF_ERROR(ctx.catalog().Replace(table));
   wire::JsonWriter out;
   out.BeginObject().Key("TableDescription");
-  WriteTableDescription(out, table, ctx.db().Stats(table.id));
+  WriteTableDescription(out, table, ctx.db().Stats(table.id),
+                        [&ctx](uint64_t id) { return ctx.db().Stats(id); });
   out.EndObject();
   return out.Take();
 }

@@ -24,6 +24,8 @@ std::string Reply::Message() const {
 ServerHarness::ServerHarness(ServiceOptions options) {
   db_ = std::move(storage::Database::Open({"", true})).value();
   catalog_ = std::move(storage::Catalog::Load(*db_)).value();
+  maintainer_ = std::make_unique<index::Maintainer>(*catalog_);
+  db_->SetIndexMaintainer(maintainer_.get());
   service_ = std::make_unique<Service>(*db_, *catalog_, std::move(options));
 }
 

@@ -1,0 +1,106 @@
+// Index entry derivation and index-key checks.
+#include "index/index_entries.h"
+
+#include <algorithm>
+
+namespace ddbd::index {
+namespace {
+
+const AttributeValue* KeyValue(const AttributeMap& item, const KeyElement& key) {
+  auto it = item.find(key.name);
+  if (it == item.end() || it->second.type() != ToAttributeType(key.type)) return nullptr;
+  return &it->second;
+}
+
+Status CheckOne(const IndexDef& index, const KeyElement& key, const AttributeMap& item,
+                bool is_partition) {
+  auto it = item.find(key.name);
+  if (it == item.end()) return OkStatus();  // sparse: the item is just not in the index
+  const AttributeValue& value = it->second;
+  if (value.type() != ToAttributeType(key.type)) {
+    return Error::Validation("One or more parameter values were invalid: Type mismatch for Index "
+                             "Key " + key.name + " Expected: " +
+                             std::string(KeyAttributeTypeName(key.type)) + " Actual: " +
+                             std::string(TypeName(value.type())) + " IndexName: " + index.name);
+  }
+  if (value.type() == AttributeType::kN) return OkStatus();
+  if (value.scalar().empty()) {
+    return Error::Validation("One or more parameter values are not valid. A value specified for a "
+                             "secondary index key is not supported. The AttributeValue for a key "
+                             "attribute cannot contain an empty string value. IndexName: " +
+                             index.name + ", IndexKey: " + key.name);
+  }
+  // Unverified texts for index keys: DynamoDB's table-key messages are reused.
+  if (is_partition && value.scalar().size() > 2048) {
+    return Error::Validation("One or more parameter values were invalid: Size of hashkey has "
+                             "exceeded the maximum size limit of2048 bytes");
+  }
+  if (!is_partition && value.scalar().size() > 1024) {
+    return Error::Validation("One or more parameter values were invalid: Aggregated size of all "
+                             "range keys has exceeded the size limit of 1024 bytes");
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+bool Projects(const TableDef& table, const IndexDef& index, std::string_view attribute) {
+  if (index.projection == ProjectionType::kAll) return true;
+  if (table.IsKeyAttribute(attribute) || index.HasKeyAttribute(attribute)) return true;
+  return index.projection == ProjectionType::kInclude &&
+         std::find(index.non_key_attributes.begin(), index.non_key_attributes.end(), attribute) !=
+             index.non_key_attributes.end();
+}
+
+Item Project(const TableDef& table, const IndexDef& index, const AttributeMap& item) {
+  if (index.projection == ProjectionType::kAll) return Item(item);
+  Item projected;
+  for (const auto& [name, value] : item) {
+    if (Projects(table, index, name)) projected.emplace(name, value);
+  }
+  return projected;
+}
+
+std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDef& index,
+                                            const AttributeMap& item) {
+  const AttributeValue* partition = KeyValue(item, index.partition_key);
+  if (!partition) return std::nullopt;
+  storage::IndexEntry entry;
+  entry.index_id = index.id;
+  entry.index_key.partition = *partition;
+  if (index.sort_key) {
+    const AttributeValue* sort = KeyValue(item, *index.sort_key);
+    if (!sort) return std::nullopt;
+    entry.index_key.sort = *sort;
+  }
+  entry.table_key = KeyOf(table, item);
+  entry.projected = Project(table, index, item);
+  return entry;
+}
+
+Status CheckIndexKeys(const TableDef& table, const AttributeMap& item) {
+  for (const auto& index : table.indexes) {
+    DDBD_RETURN_IF_ERROR(CheckOne(index, index.partition_key, item, true));
+    if (index.sort_key) DDBD_RETURN_IF_ERROR(CheckOne(index, *index.sort_key, item, false));
+  }
+  return OkStatus();
+}
+
+bool Maintainer::HasIndexes(uint64_t table_id) const {
+  auto table = catalog_.FindById(table_id);
+  return table && !table->indexes.empty();
+}
+
+std::vector<storage::IndexEntry> Maintainer::Derive(uint64_t table_id, const AttributeMap& item,
+                                                    uint64_t only_index) const {
+  std::vector<storage::IndexEntry> entries;
+  auto table = catalog_.FindById(table_id);
+  if (!table) return entries;
+  for (const auto& index : table->indexes) {
+    if (only_index != 0 && index.id != only_index) continue;
+    if (auto entry = EntryFor(*table, index, item)) entries.push_back(std::move(*entry));
+  }
+  return entries;
+}
+
+}  // namespace ddbd::index

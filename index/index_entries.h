@@ -1,0 +1,43 @@
+// Secondary-index rules: which items an index holds (those with its key attributes — sparse
+// indexes), what it projects, the checks a write must pass for the table's index keys, and
+// the IndexMaintainer storage calls to keep every index in step inside the item's write
+// batch. Entry points: EntryFor, Project, CheckIndexKeys, Maintainer.
+#pragma once
+
+#include <optional>
+
+#include "model/attribute_value.h"
+#include "model/result.h"
+#include "model/table_def.h"
+#include "storage/catalog.h"
+#include "storage/database.h"
+
+namespace ddbd::index {
+
+// The entry `index` holds for `item`, or nullopt when the item lacks (or has the wrong type
+// for) one of the index's key attributes.
+std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDef& index,
+                                            const AttributeMap& item);
+
+// The attributes of `item` the index projects (table and index keys always).
+Item Project(const TableDef& table, const IndexDef& index, const AttributeMap& item);
+
+// Whether `attribute` is projected into `index`.
+bool Projects(const TableDef& table, const IndexDef& index, std::string_view attribute);
+
+// DynamoDB's checks of index key attributes present in an item being written: the declared
+// type, non-empty S/B values, key size limits.
+Status CheckIndexKeys(const TableDef& table, const AttributeMap& item);
+
+class Maintainer : public storage::IndexMaintainer {
+ public:
+  explicit Maintainer(const storage::Catalog& catalog) : catalog_(catalog) {}
+  bool HasIndexes(uint64_t table_id) const override;
+  std::vector<storage::IndexEntry> Derive(uint64_t table_id, const AttributeMap& item,
+                                          uint64_t only_index) const override;
+
+ private:
+  const storage::Catalog& catalog_;
+};
+
+}  // namespace ddbd::index

@@ -1,0 +1,237 @@
+// Secondary index declarations (spec/limits.md §8).
+#include "server/ops/index_declarations.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ddbd::server::ops {
+namespace {
+
+constexpr size_t kMaxGlobalIndexes = 20;
+constexpr size_t kMaxLocalIndexes = 5;
+constexpr size_t kMaxProjectedAttributes = 100;
+
+Error Invalid(const std::string& detail) {
+  return Error::Validation("One or more parameter values were invalid: " + detail);
+}
+
+std::string Join(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+  return out;
+}
+
+Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool local,
+                             wire::ConstraintErrors& errors) {
+  IndexInput index;
+  index.local = local;
+  DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(json));
+  DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(object, "IndexName"));
+  if (!name) {
+    errors.NotNull(path + ".indexName");
+  } else {
+    errors.TableName(*name, path + ".indexName");
+    index.name = std::string(*name);
+  }
+  DDBD_ASSIGN_OR_RETURN(auto keys, wire::GetArray(object, "KeySchema"));
+  if (!keys) {
+    errors.NotNull(path + ".keySchema");
+  } else {
+    size_t i = 0;
+    for (wire::JsonValue element : *keys) {
+      const std::string key_path = path + ".keySchema." + std::to_string(++i) + ".member";
+      DDBD_ASSIGN_OR_RETURN(wire::JsonObject key, wire::AsObject(element));
+      DDBD_ASSIGN_OR_RETURN(auto attribute, wire::GetString(key, "AttributeName"));
+      DDBD_ASSIGN_OR_RETURN(auto type, ReadEnum(key, "KeyType", key_path + ".keyType",
+                                                {"HASH", "RANGE"}, errors));
+      if (!attribute) errors.NotNull(key_path + ".attributeName");
+      if (attribute && attribute->size() > 255) {
+        errors.LengthAtMost(*attribute, key_path + ".attributeName", 255);
+      }
+      index.key_schema.push_back({std::string(attribute.value_or("")),
+                                  std::string(type.value_or(""))});
+    }
+    if (index.key_schema.empty()) errors.LengthAtLeast("[]", path + ".keySchema", 1);
+    if (index.key_schema.size() > 2) errors.LengthAtMost("[...]", path + ".keySchema", 2);
+  }
+  DDBD_ASSIGN_OR_RETURN(auto projection, wire::GetObject(object, "Projection"));
+  if (!projection) {
+    errors.NotNull(path + ".projection");
+  } else {
+    DDBD_ASSIGN_OR_RETURN(auto type, ReadEnum(*projection, "ProjectionType",
+                                              path + ".projection.projectionType",
+                                              {"ALL", "KEYS_ONLY", "INCLUDE"}, errors));
+    if (type) index.projection_type = std::string(*type);
+    DDBD_ASSIGN_OR_RETURN(auto non_key, wire::GetArray(*projection, "NonKeyAttributes"));
+    if (non_key) {
+      std::vector<std::string> names;
+      for (wire::JsonValue element : *non_key) {
+        DDBD_ASSIGN_OR_RETURN(std::string_view attribute, wire::AsString(element));
+        names.emplace_back(attribute);
+      }
+      const std::string attributes_path = path + ".projection.nonKeyAttributes";
+      if (names.empty()) errors.LengthAtLeast("[]", attributes_path, 1);
+      if (names.size() > 20) errors.LengthAtMost("[...]", attributes_path, 20);
+      index.non_key_attributes = std::move(names);
+    }
+  }
+  DDBD_ASSIGN_OR_RETURN(auto throughput, wire::GetObject(object, "ProvisionedThroughput"));
+  if (throughput && !local) {
+    index.has_throughput = true;
+    DDBD_ASSIGN_OR_RETURN(auto read, wire::GetLong(*throughput, "ReadCapacityUnits"));
+    DDBD_ASSIGN_OR_RETURN(auto write, wire::GetLong(*throughput, "WriteCapacityUnits"));
+    index.throughput.read_capacity_units = read.value_or(0);
+    index.throughput.write_capacity_units = write.value_or(0);
+  }
+  return index;
+}
+
+std::optional<KeyAttributeType> TypeOf(const std::vector<AttributeDefinition>& definitions,
+                                       std::string_view name) {
+  for (const auto& def : definitions) {
+    if (def.name == name) return def.type;
+  }
+  return std::nullopt;
+}
+
+// The checks DynamoDB makes of one index, in its order.
+Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
+                            const std::vector<AttributeDefinition>& definitions,
+                            BillingMode billing_mode) {
+  std::vector<std::string> keys;
+  for (const auto& key : in.key_schema) keys.push_back(key.name);
+  DDBD_RETURN_IF_ERROR(CheckKeysDefined(keys, definitions));
+  if (keys.size() == 2 && keys[0] == keys[1]) {
+    return Error::Validation(
+        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+  }
+  if (in.key_schema[0].key_type != "HASH") {
+    return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  if (keys.size() == 2 && in.key_schema[1].key_type != "RANGE") {
+    return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  }
+  if (in.local) {
+    if (keys.size() != 2) return Invalid("Index KeySchema does not have a range key for index: " + in.name);
+    if (keys[0] != table_hash.name) {
+      return Invalid("Index KeySchema does not have the same leading hash key as table KeySchema "
+                     "for index: " + in.name + ". index hash key: " + keys[0] +
+                     ", table hash key: " + table_hash.name);
+    }
+  }
+  if (!in.projection_type) return Invalid("Unknown ProjectionType: null");
+  if (in.non_key_attributes && *in.projection_type != "INCLUDE") {
+    return Invalid("ProjectionType is " + *in.projection_type + ", but NonKeyAttributes is specified");
+  }
+  if (!in.non_key_attributes && *in.projection_type == "INCLUDE") {
+    return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  }
+  if (!in.local && billing_mode == BillingMode::kPayPerRequest && in.has_throughput) {
+    return Invalid("ProvisionedThroughput should not be specified for index: " + in.name +
+                   " when BillingMode is PAY_PER_REQUEST");
+  }
+  if (!in.local && billing_mode == BillingMode::kProvisioned && !in.has_throughput) {
+    return Invalid("ProvisionedThroughput must be specified for index: " + in.name);
+  }
+  IndexDef index;
+  index.name = in.name;
+  index.local = in.local;
+  index.partition_key = {keys[0], *TypeOf(definitions, keys[0])};
+  if (keys.size() == 2) index.sort_key = KeyElement{keys[1], *TypeOf(definitions, keys[1])};
+  index.projection = *in.projection_type == "ALL"         ? ProjectionType::kAll
+                     : *in.projection_type == "KEYS_ONLY" ? ProjectionType::kKeysOnly
+                                                          : ProjectionType::kInclude;
+  if (in.non_key_attributes) index.non_key_attributes = *in.non_key_attributes;
+  index.throughput = in.throughput;
+  return index;
+}
+
+}  // namespace
+
+Status CheckKeysDefined(const std::vector<std::string>& keys,
+                        const std::vector<AttributeDefinition>& definitions) {
+  for (const auto& key : keys) {
+    if (TypeOf(definitions, key)) continue;
+    std::vector<std::string> names;
+    for (const auto& def : definitions) names.push_back(def.name);
+    return Invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: [" +
+                   Join(keys) + "], AttributeDefinitions: [" + Join(names) + "]");
+  }
+  return OkStatus();
+}
+
+Result<std::optional<std::vector<IndexInput>>> ReadIndexes(wire::JsonObject body,
+                                                           std::string_view member, bool local,
+                                                           wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto array, wire::GetArray(body, member));
+  if (!array) return std::optional<std::vector<IndexInput>>();
+  std::string base(member);
+  base[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(base[0])));
+  std::vector<IndexInput> indexes;
+  size_t i = 0;
+  for (wire::JsonValue element : *array) {
+    DDBD_ASSIGN_OR_RETURN(IndexInput index,
+                          ReadIndex(element, base + "." + std::to_string(++i) + ".member", local,
+                                    errors));
+    indexes.push_back(std::move(index));
+  }
+  return std::optional<std::vector<IndexInput>>(std::move(indexes));
+}
+
+Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
+                                           const std::optional<KeyElement>& table_range,
+                                           const std::vector<AttributeDefinition>& definitions,
+                                           BillingMode billing_mode,
+                                           const std::optional<std::vector<IndexInput>>& gsis,
+                                           const std::optional<std::vector<IndexInput>>& lsis) {
+  std::vector<IndexDef> result;
+  std::set<std::string> names;
+  size_t projected = 0;
+  auto add = [&](const std::vector<IndexInput>& inputs) -> Status {
+    for (const auto& input : inputs) {
+      DDBD_ASSIGN_OR_RETURN(IndexDef index, CheckIndex(input, table_hash, definitions, billing_mode));
+      if (!names.insert(index.name).second) return Invalid("Duplicate index name: " + index.name);
+      projected += index.non_key_attributes.size();
+      result.push_back(std::move(index));
+    }
+    return OkStatus();
+  };
+  if (lsis) {
+    if (lsis->empty()) return Invalid("List of LocalSecondaryIndexes is empty");
+    if (!table_range) {
+      return Invalid("Table KeySchema does not have a range key, which is required when "
+                     "specifying a LocalSecondaryIndex");
+    }
+    DDBD_RETURN_IF_ERROR(add(*lsis));
+    if (lsis->size() > kMaxLocalIndexes) {
+      return Invalid("Number of LocalSecondaryIndexes exceeds per-table limit of 5");
+    }
+  }
+  if (gsis) {
+    if (gsis->empty()) return Invalid("List of GlobalSecondaryIndexes is empty");
+    DDBD_RETURN_IF_ERROR(add(*gsis));
+    if (gsis->size() > kMaxGlobalIndexes) {
+      return Invalid("GlobalSecondaryIndex count exceeds the per-table limit of 20");
+    }
+  }
+  if (projected > kMaxProjectedAttributes) {
+    return Invalid("Number of projected attributes in all indexes exceeds limit of 100");
+  }
+  // With indexes, every attribute definition must be a key of the table or of an index.
+  std::set<std::string> used = {table_hash.name};
+  if (table_range) used.insert(table_range->name);
+  for (const auto& index : result) {
+    used.insert(index.partition_key.name);
+    if (index.sort_key) used.insert(index.sort_key->name);
+  }
+  std::vector<std::string> defined;
+  for (const auto& def : definitions) defined.push_back(def.name);
+  if (defined.size() != used.size() ||
+      !std::all_of(defined.begin(), defined.end(), [&](const std::string& d) { return used.count(d); })) {
+    return Invalid("Some AttributeDefinitions are not used. AttributeDefinitions: [" + Join(defined) +
+                   "], keys used: [" + Join(std::vector<std::string>(used.begin(), used.end())) + "]");
+  }
+  return result;
+}
+
+}  // namespace ddbd::server::ops

@@ -1,0 +1,48 @@
+// GlobalSecondaryIndexes and LocalSecondaryIndexes of CreateTable (and index creation in
+// UpdateTable): reading them with the API model's constraints and checking them against the
+// table's key schema and AttributeDefinitions with DynamoDB's messages.
+// Entry points: ReadIndexes, CheckIndexes.
+#pragma once
+
+#include <vector>
+
+#include "model/table_def.h"
+#include "server/ops/common.h"
+
+namespace ddbd::server::ops {
+
+struct IndexKeyInput {
+  std::string name;
+  std::string key_type;  // "HASH" / "RANGE" as sent
+};
+
+struct IndexInput {
+  bool local = false;
+  std::string name;
+  std::vector<IndexKeyInput> key_schema;
+  std::optional<std::string> projection_type;
+  std::optional<std::vector<std::string>> non_key_attributes;
+  bool has_throughput = false;
+  Throughput throughput;
+};
+
+// Reads `member` ("GlobalSecondaryIndexes" / "LocalSecondaryIndexes"); nullopt if absent.
+Result<std::optional<std::vector<IndexInput>>> ReadIndexes(wire::JsonObject body,
+                                                           std::string_view member, bool local,
+                                                           wire::ConstraintErrors& errors);
+
+// Checks a set of index declarations against the table and turns them into IndexDefs.
+// `gsis`/`lsis` are nullopt when the member was absent.
+Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
+                                           const std::optional<KeyElement>& table_range,
+                                           const std::vector<AttributeDefinition>& definitions,
+                                           BillingMode billing_mode,
+                                           const std::optional<std::vector<IndexInput>>& gsis,
+                                           const std::optional<std::vector<IndexInput>>& lsis);
+
+// "One or more parameter values were invalid: Some index key attributes are not defined in
+// AttributeDefinitions. Keys: [..], AttributeDefinitions: [..]" when a key is undefined.
+Status CheckKeysDefined(const std::vector<std::string>& keys,
+                        const std::vector<AttributeDefinition>& definitions);
+
+}  // namespace ddbd::server::ops
