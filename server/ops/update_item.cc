@@ -56,7 +56,7 @@ Result<std::optional<Item>> ComputeUpdated(const UpdateItemInput& in, const std:
                                "that is not supported. The AttributeValue for a key attribute "
                                "cannot contain an empty string value.");
     }
-    return index_keys;
+    return std::move(index_keys).error();
   }
   return std::optional<Item>(std::move(updated));
 }
