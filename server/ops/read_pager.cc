@@ -86,7 +86,7 @@ Result<ReadOptions> ReadReadOptions(wire::JsonObject body, const ExpressionMembe
   return options;
 }
 
-Result<ReadTarget> ResolveTarget(const TableDef& table, const ReadOptions& options) {
+Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options) {
   ReadTarget target{&table, nullptr};
   if (!options.index_name) {
     if (options.select == Select::kAllProjectedAttributes) {
@@ -101,6 +101,9 @@ Result<ReadTarget> ResolveTarget(const TableDef& table, const ReadOptions& optio
                              std::string(*options.index_name));
   }
   const IndexDef& index = *target.index;
+  if (!options.explicit_select && !options.expressions.projection) {
+    options.select = Select::kAllProjectedAttributes;
+  }
   if (!index.local && options.consistent_read) {
     return Error::Validation("Consistent reads are not supported on global secondary indexes");
   }

@@ -46,8 +46,9 @@ struct ReadTarget {
 
 // Resolves IndexName with DynamoDB's rules: the index must exist and be readable, GSIs
 // allow no consistent reads and no Select=ALL_ATTRIBUTES unless they project everything,
-// ALL_PROJECTED_ATTRIBUTES needs an index. `operation` is "Query" or "Scan".
-Result<ReadTarget> ResolveTarget(const TableDef& table, const ReadOptions& options);
+// ALL_PROJECTED_ATTRIBUTES needs an index. Without Select or a projection, an index read
+// returns the projected attributes (DynamoDB's default), so `options.select` is adjusted.
+Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options);
 
 // The storage key of an ExclusiveStartKey, which must hold exactly the target's keys (the
 // table key, plus the index key for an index).
