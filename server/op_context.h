@@ -29,6 +29,7 @@ class OpContext {
   storage::Database& db() { return service_.db(); }
   storage::Catalog& catalog() { return service_.catalog(); }
   const ServiceOptions& options() const { return service_.options(); }
+  Service& service() { return service_; }
   // The isolation namespace of this request's tables.
   const std::string& scope() const { return scope_; }
   // The region this request was signed for (ARNs, endpoints).

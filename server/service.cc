@@ -33,6 +33,16 @@ CredentialScope ParseCredentialScope(std::string_view authorization) {
   return scope;
 }
 
+Service::~Service() {
+  std::lock_guard lock(background_mutex_);
+  for (auto& thread : background_) thread.join();
+}
+
+void Service::RunInBackground(std::function<void()> work) {
+  std::lock_guard lock(background_mutex_);
+  background_.emplace_back(std::move(work));
+}
+
 std::string Service::ScopeOf(const CredentialScope& credentials) const {
   const Isolation& isolation = options_.isolation;
   if (!isolation.enabled()) return {};

@@ -2,7 +2,11 @@
 // isolation rule that maps a request's credentials to a table namespace.
 #pragma once
 
+#include <functional>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 #include <string_view>
 
 #include "storage/catalog.h"
@@ -36,17 +40,23 @@ class Service {
  public:
   Service(storage::Database& db, storage::Catalog& catalog, ServiceOptions options)
       : db_(db), catalog_(catalog), options_(std::move(options)) {}
+  // Waits for background work (index backfills) to finish.
+  ~Service();
 
   storage::Database& db() { return db_; }
   storage::Catalog& catalog() { return catalog_; }
   const ServiceOptions& options() const { return options_; }
   // The table namespace of a request with this credential scope.
   std::string ScopeOf(const CredentialScope& credentials) const;
+  // Runs `work` on its own thread; the Service waits for it on destruction.
+  void RunInBackground(std::function<void()> work);
 
  private:
   storage::Database& db_;
   storage::Catalog& catalog_;
   ServiceOptions options_;
+  std::mutex background_mutex_;
+  std::vector<std::thread> background_;
 };
 
 }  // namespace ddbd::server

@@ -25,46 +25,6 @@ struct CreateTableInput {
   std::optional<std::vector<IndexInput>> local_indexes;
 };
 
-std::optional<KeyAttributeType> ParseKeyType(std::string_view name) {
-  if (name == "S") return KeyAttributeType::kS;
-  if (name == "N") return KeyAttributeType::kN;
-  if (name == "B") return KeyAttributeType::kB;
-  return std::nullopt;
-}
-
-void CheckKeyAttributeName(std::optional<std::string_view> name, const std::string& path,
-                           wire::ConstraintErrors& errors) {
-  if (!name) {
-    errors.NotNull(path);
-  } else if (name->empty()) {
-    errors.LengthAtLeast(*name, path, 1);
-  } else if (name->size() > 255) {
-    errors.LengthAtMost(*name, path, 255);
-  }
-}
-
-Result<std::vector<AttributeDefinition>> ReadAttributeDefinitions(wire::JsonObject body,
-                                                                  wire::ConstraintErrors& errors) {
-  DDBD_ASSIGN_OR_RETURN(auto array, wire::GetArray(body, "AttributeDefinitions"));
-  std::vector<AttributeDefinition> definitions;
-  if (!array) {
-    errors.NotNull("attributeDefinitions");
-    return definitions;
-  }
-  size_t index = 0;
-  for (wire::JsonValue element : *array) {
-    const std::string path = "attributeDefinitions." + std::to_string(++index) + ".member";
-    DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(element));
-    DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(object, "AttributeName"));
-    DDBD_ASSIGN_OR_RETURN(auto type, ReadEnum(object, "AttributeType", path + ".attributeType",
-                                              {"S", "N", "B"}, errors));
-    CheckKeyAttributeName(name, path + ".attributeName", errors);
-    if (!type && !wire::Member(object, "AttributeType")) errors.NotNull(path + ".attributeType");
-    definitions.push_back({std::string(name.value_or("")),
-                           ParseKeyType(type.value_or("S")).value_or(KeyAttributeType::kS)});
-  }
-  return definitions;
-}
 
 Result<std::vector<KeySchemaInput>> ReadKeySchema(wire::JsonObject body,
                                                   wire::ConstraintErrors& errors) {
@@ -93,7 +53,8 @@ Result<std::vector<KeySchemaInput>> ReadKeySchema(wire::JsonObject body,
 Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body) {
   CreateTableInput in;
   wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(in.attribute_definitions, ReadAttributeDefinitions(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.attribute_definitions,
+                        ReadAttributeDefinitions(body, /*required=*/true, errors));
   DDBD_ASSIGN_OR_RETURN(in.table_name, wire::GetString(body, "TableName"));
   if (!in.table_name) {
     return Error::Validation(

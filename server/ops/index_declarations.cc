@@ -21,6 +21,68 @@ std::string Join(const std::vector<std::string>& names) {
   return out;
 }
 
+std::optional<KeyAttributeType> TypeOf(const std::vector<AttributeDefinition>& definitions,
+                                       std::string_view name) {
+  for (const auto& def : definitions) {
+    if (def.name == name) return def.type;
+  }
+  return std::nullopt;
+}
+
+// The checks DynamoDB makes of one index, in its order.
+Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
+                            const std::vector<AttributeDefinition>& definitions,
+                            BillingMode billing_mode) {
+  std::vector<std::string> keys;
+  for (const auto& key : in.key_schema) keys.push_back(key.name);
+  DDBD_RETURN_IF_ERROR(CheckKeysDefined(keys, definitions));
+  if (keys.size() == 2 && keys[0] == keys[1]) {
+    return Error::Validation(
+        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+  }
+  if (in.key_schema[0].key_type != "HASH") {
+    return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  if (keys.size() == 2 && in.key_schema[1].key_type != "RANGE") {
+    return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  }
+  if (in.local) {
+    if (keys.size() != 2) return Invalid("Index KeySchema does not have a range key for index: " + in.name);
+    if (keys[0] != table_hash.name) {
+      return Invalid("Index KeySchema does not have the same leading hash key as table KeySchema "
+                     "for index: " + in.name + ". index hash key: " + keys[0] +
+                     ", table hash key: " + table_hash.name);
+    }
+  }
+  if (!in.projection_type) return Invalid("Unknown ProjectionType: null");
+  if (in.non_key_attributes && *in.projection_type != "INCLUDE") {
+    return Invalid("ProjectionType is " + *in.projection_type + ", but NonKeyAttributes is specified");
+  }
+  if (!in.non_key_attributes && *in.projection_type == "INCLUDE") {
+    return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  }
+  if (!in.local && billing_mode == BillingMode::kPayPerRequest && in.has_throughput) {
+    return Invalid("ProvisionedThroughput should not be specified for index: " + in.name +
+                   " when BillingMode is PAY_PER_REQUEST");
+  }
+  if (!in.local && billing_mode == BillingMode::kProvisioned && !in.has_throughput) {
+    return Invalid("ProvisionedThroughput must be specified for index: " + in.name);
+  }
+  IndexDef index;
+  index.name = in.name;
+  index.local = in.local;
+  index.partition_key = {keys[0], *TypeOf(definitions, keys[0])};
+  if (keys.size() == 2) index.sort_key = KeyElement{keys[1], *TypeOf(definitions, keys[1])};
+  index.projection = *in.projection_type == "ALL"         ? ProjectionType::kAll
+                     : *in.projection_type == "KEYS_ONLY" ? ProjectionType::kKeysOnly
+                                                          : ProjectionType::kInclude;
+  if (in.non_key_attributes) index.non_key_attributes = *in.non_key_attributes;
+  index.throughput = in.throughput;
+  return index;
+}
+
+}  // namespace
+
 Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool local,
                              wire::ConstraintErrors& errors) {
   IndexInput index;
@@ -85,68 +147,6 @@ Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool
   }
   return index;
 }
-
-std::optional<KeyAttributeType> TypeOf(const std::vector<AttributeDefinition>& definitions,
-                                       std::string_view name) {
-  for (const auto& def : definitions) {
-    if (def.name == name) return def.type;
-  }
-  return std::nullopt;
-}
-
-// The checks DynamoDB makes of one index, in its order.
-Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
-                            const std::vector<AttributeDefinition>& definitions,
-                            BillingMode billing_mode) {
-  std::vector<std::string> keys;
-  for (const auto& key : in.key_schema) keys.push_back(key.name);
-  DDBD_RETURN_IF_ERROR(CheckKeysDefined(keys, definitions));
-  if (keys.size() == 2 && keys[0] == keys[1]) {
-    return Error::Validation(
-        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
-  }
-  if (in.key_schema[0].key_type != "HASH") {
-    return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-  }
-  if (keys.size() == 2 && in.key_schema[1].key_type != "RANGE") {
-    return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
-  }
-  if (in.local) {
-    if (keys.size() != 2) return Invalid("Index KeySchema does not have a range key for index: " + in.name);
-    if (keys[0] != table_hash.name) {
-      return Invalid("Index KeySchema does not have the same leading hash key as table KeySchema "
-                     "for index: " + in.name + ". index hash key: " + keys[0] +
-                     ", table hash key: " + table_hash.name);
-    }
-  }
-  if (!in.projection_type) return Invalid("Unknown ProjectionType: null");
-  if (in.non_key_attributes && *in.projection_type != "INCLUDE") {
-    return Invalid("ProjectionType is " + *in.projection_type + ", but NonKeyAttributes is specified");
-  }
-  if (!in.non_key_attributes && *in.projection_type == "INCLUDE") {
-    return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
-  }
-  if (!in.local && billing_mode == BillingMode::kPayPerRequest && in.has_throughput) {
-    return Invalid("ProvisionedThroughput should not be specified for index: " + in.name +
-                   " when BillingMode is PAY_PER_REQUEST");
-  }
-  if (!in.local && billing_mode == BillingMode::kProvisioned && !in.has_throughput) {
-    return Invalid("ProvisionedThroughput must be specified for index: " + in.name);
-  }
-  IndexDef index;
-  index.name = in.name;
-  index.local = in.local;
-  index.partition_key = {keys[0], *TypeOf(definitions, keys[0])};
-  if (keys.size() == 2) index.sort_key = KeyElement{keys[1], *TypeOf(definitions, keys[1])};
-  index.projection = *in.projection_type == "ALL"         ? ProjectionType::kAll
-                     : *in.projection_type == "KEYS_ONLY" ? ProjectionType::kKeysOnly
-                                                          : ProjectionType::kInclude;
-  if (in.non_key_attributes) index.non_key_attributes = *in.non_key_attributes;
-  index.throughput = in.throughput;
-  return index;
-}
-
-}  // namespace
 
 Status CheckKeysDefined(const std::vector<std::string>& keys,
                         const std::vector<AttributeDefinition>& definitions) {

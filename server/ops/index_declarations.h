@@ -26,6 +26,10 @@ struct IndexInput {
   Throughput throughput;
 };
 
+// Reads one index declaration; envelope violations go to `errors` under `path`.
+Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool local,
+                             wire::ConstraintErrors& errors);
+
 // Reads `member` ("GlobalSecondaryIndexes" / "LocalSecondaryIndexes"); nullopt if absent.
 Result<std::optional<std::vector<IndexInput>>> ReadIndexes(wire::JsonObject body,
                                                            std::string_view member, bool local,

@@ -28,6 +28,15 @@ struct TableSettingsInput {
 Result<TableSettingsInput> ReadTableSettings(wire::JsonObject body, std::string_view region,
                                              wire::ConstraintErrors& errors);
 
+// AttributeDefinitions ([{AttributeName, AttributeType}]); `required` for CreateTable.
+Result<std::vector<AttributeDefinition>> ReadAttributeDefinitions(wire::JsonObject body,
+                                                                  bool required,
+                                                                  wire::ConstraintErrors& errors);
+
+// Checks an attribute name of a key schema (1..255 characters).
+void CheckKeyAttributeName(std::optional<std::string_view> name, const std::string& path,
+                           wire::ConstraintErrors& errors);
+
 // DynamoDB's billing-mode/throughput consistency rules for the resulting mode.
 Status CheckThroughputForMode(BillingMode mode, const std::optional<ThroughputInput>& throughput);
 

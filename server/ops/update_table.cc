@@ -1,5 +1,7 @@
-// UpdateTable: billing mode, provisioned throughput, deletion protection, table class and
-// SSE. Index and stream updates belong to later work and are refused until then.
+// UpdateTable: billing mode, provisioned throughput, deletion protection, table class, SSE
+// and GlobalSecondaryIndexUpdates. Stream and replica updates belong to later work and are
+// refused until then.
+#include "server/ops/index_updates.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
 #include "server/ops/table_settings.h"
@@ -10,23 +12,28 @@ namespace {
 struct UpdateTableInput {
   std::string_view table_name;
   TableSettingsInput settings;
+  std::vector<AttributeDefinition> attribute_definitions;
+  std::vector<IndexUpdateInput> index_updates;
 };
 
 Result<UpdateTableInput> ParseUpdateTable(OpContext& ctx, wire::JsonObject body) {
   UpdateTableInput in;
   wire::ConstraintErrors errors;
   DDBD_ASSIGN_OR_RETURN(in.table_name, ReadTableName(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.attribute_definitions,
+                        ReadAttributeDefinitions(body, /*required=*/false, errors));
   DDBD_ASSIGN_OR_RETURN(in.settings, ReadTableSettings(body, ctx.region(), errors));
+  DDBD_ASSIGN_OR_RETURN(in.index_updates, ReadIndexUpdates(body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  for (std::string_view member : {"GlobalSecondaryIndexUpdates", "StreamSpecification",
-                                  "ReplicaUpdates"}) {
+  for (std::string_view member : {"StreamSpecification", "ReplicaUpdates"}) {
     if (wire::Member(body, member)) {
       return Error::Validation(std::string(member) +
                                " is not supported by this version of ddbd yet");
     }
   }
   const TableSettingsInput& s = in.settings;
-  if (!s.billing_mode && !s.throughput && !s.sse && !s.table_class && !s.deletion_protection) {
+  if (!s.billing_mode && !s.throughput && !s.sse && !s.table_class && !s.deletion_protection &&
+      in.index_updates.empty()) {
     return Error::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
@@ -87,12 +94,23 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   if (s.deletion_protection) table.deletion_protection = *s.deletion_protection;
   if (s.table_class) table.table_class = std::string(*s.table_class);
   if (s.sse) table.sse = *s.sse;
+  DDBD_ASSIGN_OR_RETURN(IndexChanges changes,
+                        ApplyIndexUpdates(ctx, in.index_updates, in.attribute_definitions, table));
 
   DDBD_RETURN_IF_ERROR(ctx.catalog().Replace(table));
+  for (uint64_t index_id : changes.created) StartBackfill(ctx, table.id, index_id);
+  // The response still lists deleted indexes, as DELETING; storage forgets them at once.
+  TableDef reported = table;
+  for (const auto& index : changes.deleted) {
+    DDBD_RETURN_IF_ERROR(ctx.db().DropIndex(index.id));
+    reported.indexes.push_back(index);
+  }
+  const bool indexes_changing = !changes.created.empty() || !changes.deleted.empty();
   wire::JsonWriter out;
   out.BeginObject().Key("TableDescription");
-  WriteTableDescription(out, table, ctx.db().Stats(table.id),
-                        [&ctx](uint64_t id) { return ctx.db().Stats(id); });
+  WriteTableDescription(out, reported, ctx.db().Stats(table.id),
+                        [&ctx](uint64_t id) { return ctx.db().Stats(id); },
+                        indexes_changing ? std::optional(TableStatus::kUpdating) : std::nullopt);
   out.EndObject();
   return out.Take();
 }

@@ -1,0 +1,154 @@
+// GSI creation, deletion and throughput updates on existing tables.
+#include "server/ops/index_updates.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ddbd::server::ops {
+namespace {
+
+Error OneOnlineIndexAtATime() {
+  return Error::LimitExceeded("Subscriber limit exceeded: Only 1 online index can be created or "
+                              "deleted simultaneously per table");
+}
+
+}  // namespace
+
+Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,
+                                                       wire::ConstraintErrors& errors) {
+  std::vector<IndexUpdateInput> updates;
+  DDBD_ASSIGN_OR_RETURN(auto array, wire::GetArray(body, "GlobalSecondaryIndexUpdates"));
+  if (!array) return updates;
+  for (wire::JsonValue element : *array) {
+    DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(element));
+    IndexUpdateInput update;
+    if (std::optional<wire::JsonValue> create = wire::Member(object, "Create")) {
+      update.kind = IndexUpdateInput::Kind::kCreate;
+      const std::string path = "globalSecondaryIndexUpdates." +
+                               std::to_string(updates.size() + 1) + ".member.create";
+      DDBD_ASSIGN_OR_RETURN(update.create, ReadIndex(*create, path, /*local=*/false, errors));
+    } else if (std::optional<wire::JsonValue> del = wire::Member(object, "Delete")) {
+      update.kind = IndexUpdateInput::Kind::kDelete;
+      DDBD_ASSIGN_OR_RETURN(wire::JsonObject del_object, wire::AsObject(*del));
+      DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(del_object, "IndexName"));
+      update.index_name = std::string(name.value_or(""));
+    } else if (std::optional<wire::JsonValue> change = wire::Member(object, "Update")) {
+      update.kind = IndexUpdateInput::Kind::kUpdate;
+      DDBD_ASSIGN_OR_RETURN(wire::JsonObject change_object, wire::AsObject(*change));
+      DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(change_object, "IndexName"));
+      update.index_name = std::string(name.value_or(""));
+      DDBD_ASSIGN_OR_RETURN(auto throughput, wire::GetObject(change_object, "ProvisionedThroughput"));
+      if (throughput) {
+        Throughput t;
+        DDBD_ASSIGN_OR_RETURN(auto read, wire::GetLong(*throughput, "ReadCapacityUnits"));
+        DDBD_ASSIGN_OR_RETURN(auto write, wire::GetLong(*throughput, "WriteCapacityUnits"));
+        t.read_capacity_units = read.value_or(0);
+        t.write_capacity_units = write.value_or(0);
+        update.throughput = t;
+      }
+    } else {
+      return Error::Validation("One or more parameter values were invalid: One of Create, Update "
+                               "or Delete must be specified in a GlobalSecondaryIndexUpdate");
+    }
+    updates.push_back(std::move(update));
+  }
+  return updates;
+}
+
+Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUpdateInput>& updates,
+                                       const std::vector<AttributeDefinition>& new_definitions,
+                                       TableDef& table) {
+  IndexChanges changes;
+  size_t online = 0;
+  for (const auto& update : updates) online += update.kind != IndexUpdateInput::Kind::kUpdate;
+  for (const auto& index : table.indexes) {
+    online += index.status == IndexStatus::kCreating || index.status == IndexStatus::kDeleting;
+  }
+  if (online > 1) return OneOnlineIndexAtATime();
+
+  for (const auto& update : updates) {
+    switch (update.kind) {
+      case IndexUpdateInput::Kind::kCreate: {
+        if (table.FindIndex(update.create.name)) {
+          return Error::Validation("One or more parameter values were invalid: Index already "
+                                   "exists: " + update.create.name);
+        }
+        // The table's definitions plus the ones this request adds for the new index.
+        std::vector<AttributeDefinition> definitions = table.attribute_definitions;
+        for (const auto& def : new_definitions) {
+          bool known = false;
+          for (auto& existing : definitions) {
+            if (existing.name == def.name) {
+              if (existing.type != def.type) {
+                return Error::Validation("One or more parameter values were invalid: Attribute "
+                                         "definition for " + def.name + " conflicts with the "
+                                         "existing definition");
+              }
+              known = true;
+            }
+          }
+          if (!known) definitions.push_back(def);
+        }
+        DDBD_ASSIGN_OR_RETURN(std::vector<IndexDef> created,
+                              CheckIndexes(table.partition_key, table.sort_key, definitions,
+                                           table.billing_mode, std::vector<IndexInput>{update.create},
+                                           std::nullopt));
+        IndexDef index = std::move(created.front());
+        DDBD_ASSIGN_OR_RETURN(index.id, ctx.catalog().AllocateId());
+        index.status = IndexStatus::kCreating;
+        index.backfilling = true;
+        changes.created.push_back(index.id);
+        table.attribute_definitions = std::move(definitions);
+        table.indexes.push_back(std::move(index));
+        break;
+      }
+      case IndexUpdateInput::Kind::kDelete:
+      case IndexUpdateInput::Kind::kUpdate: {
+        auto it = std::find_if(table.indexes.begin(), table.indexes.end(), [&](const IndexDef& i) {
+          return !i.local && i.name == update.index_name;
+        });
+        if (it == table.indexes.end()) {
+          return Error::ResourceNotFound("Requested resource not found: Requested resource not "
+                                         "found");
+        }
+        if (update.kind == IndexUpdateInput::Kind::kUpdate) {
+          if (update.throughput) it->throughput = *update.throughput;
+          break;
+        }
+        IndexDef deleted = *it;
+        deleted.status = IndexStatus::kDeleting;
+        changes.deleted.push_back(std::move(deleted));
+        table.indexes.erase(it);
+        break;
+      }
+    }
+  }
+  return changes;
+}
+
+void StartBackfill(OpContext& ctx, uint64_t table_id, uint64_t index_id) {
+  storage::Database& db = ctx.db();
+  storage::Catalog& catalog = ctx.catalog();
+  ctx.service().RunInBackground([&db, &catalog, table_id, index_id] {
+    auto table = catalog.FindById(table_id);
+    if (!table) return;
+    Result<uint64_t> done = db.BackfillIndex(*table, index_id);
+    if (!done.ok()) {
+      std::fprintf(stderr, "ddbd: backfill of index %llu failed: %s\n",
+                   static_cast<unsigned long long>(index_id), done.error().message().c_str());
+      return;
+    }
+    // Mark the index ACTIVE in the table's current definition (it may have changed).
+    auto current = catalog.FindById(table_id);
+    if (!current) return;
+    TableDef updated = *current;
+    for (auto& index : updated.indexes) {
+      if (index.id != index_id) continue;
+      index.status = IndexStatus::kActive;
+      index.backfilling = false;
+    }
+    catalog.Replace(updated).IgnoreError();  // the table may have been dropped meanwhile
+  });
+}
+
+}  // namespace ddbd::server::ops

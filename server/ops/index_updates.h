@@ -1,0 +1,40 @@
+// GlobalSecondaryIndexUpdates of UpdateTable: creating a GSI on an existing table (CREATING
+// and Backfilling while a background thread writes the entries of the items already there,
+// then ACTIVE), deleting one (reported DELETING, then gone), and changing a GSI's throughput.
+// Entry points: ReadIndexUpdates, ApplyIndexUpdates, StartBackfill.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "model/table_def.h"
+#include "server/op_context.h"
+#include "server/ops/index_declarations.h"
+
+namespace ddbd::server::ops {
+
+struct IndexUpdateInput {
+  enum class Kind : uint8_t { kCreate, kUpdate, kDelete } kind = Kind::kCreate;
+  IndexInput create;            // kCreate
+  std::string index_name;       // kUpdate, kDelete
+  std::optional<Throughput> throughput;  // kUpdate
+};
+
+Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,
+                                                       wire::ConstraintErrors& errors);
+
+// Applies the updates to `table` (a copy of the current definition); new attribute
+// definitions come with a create. Returns the ids of indexes to backfill and the indexes
+// being deleted (to report as DELETING and then drop).
+struct IndexChanges {
+  std::vector<uint64_t> created;
+  std::vector<IndexDef> deleted;
+};
+Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUpdateInput>& updates,
+                                       const std::vector<AttributeDefinition>& new_definitions,
+                                       TableDef& table);
+
+// Backfills a created index in the background and marks it ACTIVE when done.
+void StartBackfill(OpContext& ctx, uint64_t table_id, uint64_t index_id);
+
+}  // namespace ddbd::server::ops
