@@ -1,0 +1,60 @@
+// Secondary indexes through the JavaScript SDK v3: the seed's inverted-index query.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { CreateTableCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { startDdbd } from "./ddbd.mjs";
+
+let server, client, ddbDoc;
+
+before(async () => {
+  server = await startDdbd();
+  client = server.client();
+  ddbDoc = DynamoDBDocumentClient.from(client);
+  await client.send(new CreateTableCommand({
+    TableName: "EnterpriseTable", BillingMode: "PAY_PER_REQUEST",
+    KeySchema: [{ AttributeName: "PK", KeyType: "HASH" }, { AttributeName: "SK", KeyType: "RANGE" }],
+    AttributeDefinitions: ["PK", "SK", "GSI1_PK", "GSI1_SK"].map((n) => ({ AttributeName: n, AttributeType: "S" })),
+    GlobalSecondaryIndexes: [{
+      IndexName: "GSI_1", Projection: { ProjectionType: "ALL" },
+      KeySchema: [{ AttributeName: "GSI1_PK", KeyType: "HASH" }, { AttributeName: "GSI1_SK", KeyType: "RANGE" }],
+    }],
+  }));
+  const rows = [
+    ["USER#101", "METADATA", "ORG#enterprise_corp", "USER#alice"],
+    ["USER#102", "METADATA", "ORG#enterprise_corp", "USER#bob"],
+    ["TEAM#7", "METADATA", "ORG#enterprise_corp", "TEAM#platform"],
+    ["USER#103", "METADATA", "ORG#other", "USER#carol"],
+  ];
+  for (const [PK, SK, GSI1_PK, GSI1_SK] of rows) {
+    await ddbDoc.send(new PutCommand({ TableName: "EnterpriseTable", Item: { PK, SK, GSI1_PK, GSI1_SK } }));
+  }
+});
+
+after(async () => {
+  client.destroy();
+  await server.stop();
+});
+
+test("find all users belonging to an organization (seed 004)", async () => {
+  const { Items } = await ddbDoc.send(
+    new QueryCommand({
+      TableName: "EnterpriseTable",
+      IndexName: "GSI_1",
+      KeyConditionExpression: "GSI1_PK = :orgId AND begins_with(GSI1_SK, :prefix)",
+      ExpressionAttributeValues: { ":orgId": "ORG#enterprise_corp", ":prefix": "USER#" },
+    }),
+  );
+  assert.deepEqual(Items.map((i) => i.PK), ["USER#101", "USER#102"]);
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: "EnterpriseTable" }));
+  assert.equal(Table.GlobalSecondaryIndexes[0].IndexStatus, "ACTIVE");
+  assert.equal(Table.GlobalSecondaryIndexes[0].ItemCount, 4);
+});
+
+test("consistent reads are refused on a GSI", async () => {
+  await assert.rejects(ddbDoc.send(new QueryCommand({
+    TableName: "EnterpriseTable", IndexName: "GSI_1", ConsistentRead: true,
+    KeyConditionExpression: "GSI1_PK = :o", ExpressionAttributeValues: { ":o": "ORG#other" },
+  })), { name: "ValidationException",
+         message: "Consistent reads are not supported on global secondary indexes" });
+});
