@@ -92,12 +92,13 @@ class Server:
             self.proc.wait(timeout=30)
 
 
-def wrk(server, script, seconds, connections=8):
+def wrk(server, script, seconds, connections=8, table=None):
     before = server.cpu_seconds()
+    env = dict(os.environ, DDBD_BENCH_TABLE=table) if table else None
     out = subprocess.run(["taskset", "-c", CLIENT_CORE, "wrk", "-t1", f"-c{connections}",
                           f"-d{seconds}s", "-s", os.path.join(HERE, "wrk", script),
                           f"http://127.0.0.1:{server.port}/"],
-                         capture_output=True, text=True, check=True).stdout
+                         capture_output=True, text=True, check=True, env=env).stdout
     cpu = server.cpu_seconds() - before
     requests = int(re.search(r"(\d+) requests in", out).group(1))
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
@@ -111,6 +112,47 @@ def create_bench_table(client):
                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
     client.get_waiter("table_exists").wait(TableName="bench", WaiterConfig={"Delay": 1})
+
+
+GSI_SETS = {
+    2: [("ByName", "name", None), ("ByEmailAge", "email", "age")],
+    5: [("ByName", "name", None), ("ByEmailAge", "email", "age"), ("ByAge", "age", None),
+        ("ByNameEmail", "name", "email"), ("ByEmail", "email", None)],
+}
+
+
+def create_indexed_table(client, name, index_count):
+    indexes = [{"IndexName": index, "Projection": {"ProjectionType": "ALL"},
+                "KeySchema": [{"AttributeName": h, "KeyType": "HASH"}] +
+                             ([{"AttributeName": r, "KeyType": "RANGE"}] if r else [])}
+               for index, h, r in GSI_SETS[index_count]]
+    client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                              {"AttributeName": "name", "AttributeType": "S"},
+                                              {"AttributeName": "email", "AttributeType": "S"},
+                                              {"AttributeName": "age", "AttributeType": "N"}],
+                        GlobalSecondaryIndexes=indexes)
+    client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 1})
+
+
+def create_group_table(client):
+    client.create_table(TableName="bench_gsi", BillingMode="PAY_PER_REQUEST",
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                              {"AttributeName": "grp", "AttributeType": "S"}],
+                        GlobalSecondaryIndexes=[{"IndexName": "ByGroup",
+                                                 "KeySchema": [{"AttributeName": "grp", "KeyType": "HASH"},
+                                                               {"AttributeName": "pk", "KeyType": "RANGE"}],
+                                                 "Projection": {"ProjectionType": "ALL"}}])
+    client.get_waiter("table_exists").wait(TableName="bench_gsi", WaiterConfig={"Delay": 1})
+    for start in range(0, 10000, 25):
+        items = [{"PutRequest": {"Item": {"pk": {"S": f"user#{i}"}, "grp": {"S": f"g{i % 500}"},
+                                          "name": {"S": "Some Body"}, "age": {"N": str(i % 90)}}}}
+                 for i in range(start, start + 25)]
+        pending = {"bench_gsi": items}
+        while pending:
+            pending = client.batch_write_item(RequestItems=pending)["UnprocessedItems"]
 
 
 def preload(client, table, count, prefix="user#"):
@@ -157,6 +199,11 @@ def bench(server, seconds):
     result["put"] = wrk(server, "put_item.lua", seconds)
     result["batch"] = wrk(server, "batch_write.lua", seconds)
     result["batch_items_per_s"] = result["batch"]["rps"] * 25
+    for count in (2, 5):
+        create_indexed_table(client, f"bench_{count}gsi", count)
+        result[f"put_{count}gsi"] = wrk(server, "put_item.lua", seconds, table=f"bench_{count}gsi")
+    create_group_table(client)
+    result["query_gsi"] = wrk(server, "query_gsi.lua", seconds)
     client.create_table(TableName="big", BillingMode="PAY_PER_REQUEST",
                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
@@ -210,6 +257,9 @@ def main():
         ("GetItem: requests/s (8 connections)", lambda r: f"{r['get']['rps']:.0f}"),
         ("PutItem: server CPU per request (µs)", lambda r: f"{r['put']['cpu_us']:.1f}"),
         ("PutItem: requests/s (8 connections)", lambda r: f"{r['put']['rps']:.0f}"),
+        ("PutItem, 2 GSIs: server CPU per request (µs)", lambda r: f"{r['put_2gsi']['cpu_us']:.1f}"),
+        ("PutItem, 5 GSIs: server CPU per request (µs)", lambda r: f"{r['put_5gsi']['cpu_us']:.1f}"),
+        ("GSI Query returning 20 items: server CPU per request (µs)", lambda r: f"{r['query_gsi']['cpu_us']:.1f}"),
         ("BatchWriteItem ×25: server CPU per request (µs)", lambda r: f"{r['batch']['cpu_us']:.1f}"),
         ("BatchWriteItem load: items/s", lambda r: f"{r['batch_items_per_s']:.0f}"),
         ("CreateTable+DeleteTable with JS SDK waiters (ms)", lambda r: f"{r['create_delete_ms']:.2f}"),

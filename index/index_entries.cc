@@ -67,6 +67,7 @@ std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDe
   if (!partition) return std::nullopt;
   storage::IndexEntry entry;
   entry.index_id = index.id;
+  entry.local = index.local;
   entry.index_key.partition = *partition;
   if (index.sort_key) {
     const AttributeValue* sort = KeyValue(item, *index.sort_key);
@@ -89,6 +90,12 @@ Status CheckIndexKeys(const TableDef& table, const AttributeMap& item) {
 bool Maintainer::HasIndexes(uint64_t table_id) const {
   auto table = catalog_.FindById(table_id);
   return table && !table->indexes.empty();
+}
+
+bool Maintainer::HasLocalIndexes(uint64_t table_id) const {
+  auto table = catalog_.FindById(table_id);
+  return table && std::any_of(table->indexes.begin(), table->indexes.end(),
+                              [](const IndexDef& index) { return index.local; });
 }
 
 std::vector<storage::IndexEntry> Maintainer::Derive(uint64_t table_id, const AttributeMap& item,

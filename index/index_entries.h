@@ -33,6 +33,7 @@ class Maintainer : public storage::IndexMaintainer {
  public:
   explicit Maintainer(const storage::Catalog& catalog) : catalog_(catalog) {}
   bool HasIndexes(uint64_t table_id) const override;
+  bool HasLocalIndexes(uint64_t table_id) const override;
   std::vector<storage::IndexEntry> Derive(uint64_t table_id, const AttributeMap& item,
                                           uint64_t only_index) const override;
 

@@ -76,6 +76,13 @@ Error Error::ConditionalCheckFailed(std::shared_ptr<const Item> old_item) {
   error.item_ = std::move(old_item);
   return error;
 }
+Error Error::ItemCollectionSizeLimitExceeded() {
+  // Text unverified against DynamoDB (spec/limits.md §8 recommendation).
+  return Error(ErrorCode::kItemCollectionSizeLimitExceeded,
+               "Item collection size limit exceeded. Reduce the size of the item collection, or "
+               "remove the LSI.");
+}
+
 Error Error::Internal(std::string message) {
   return Error(ErrorCode::kInternal, std::move(message));
 }

@@ -53,6 +53,7 @@ class Error {
   static Error ResourceInUse(std::string message);
   static Error LimitExceeded(std::string message);
   static Error ConditionalCheckFailed(std::shared_ptr<const Item> old_item = nullptr);
+  static Error ItemCollectionSizeLimitExceeded();
   static Error Internal(std::string message = "Internal server error");
 
   Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}

@@ -51,6 +51,9 @@ std::string UsageText() {
                         every client sees the same tables)
   --threads N           I/O threads (default: number of cores, at least 2)
   --require-auth        reject unsigned requests (MissingAuthenticationTokenException)
+  --item-collection-limit-bytes N
+                        size limit of an item collection on tables with local secondary
+                        indexes (default 10 GB; lower it to test the limit)
   --region NAME         region used in ARNs when a request is not signed (default us-east-1)
   --help                print this text
 
@@ -88,6 +91,11 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
     } else if (arg == "--threads") {
       DDBD_ASSIGN_OR_RETURN(std::string text, value());
       DDBD_ASSIGN_OR_RETURN(cl.server.threads, ParseInt(arg, text, 1, 256));
+    } else if (arg == "--item-collection-limit-bytes") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      // Up to 1 GB: the flag exists to lower DynamoDB's 10 GB limit in tests.
+      DDBD_ASSIGN_OR_RETURN(int limit, ParseInt(arg, text, 1, 1 << 30));
+      cl.storage.item_collection_limit_bytes = limit;
     } else if (arg == "--require-auth") {
       cl.service.require_authentication = true;
     } else if (arg == "--region") {

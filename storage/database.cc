@@ -30,6 +30,8 @@ namespace {
 // Catalog keyspace prefixes in the default column family. Stored on disk: never renumber.
 constexpr char kTablePrefix = 'T';  // T scope \0 name → table record
 constexpr char kStatsPrefix = 'S';  // S table-id → 16-byte stats (merge operands)
+// C table-id ‖ enc(pk) → 16-byte stats of one item collection (tables with LSIs).
+constexpr char kCollectionPrefix = 'C';
 constexpr std::string_view kNextTableIdKey = "N";
 constexpr std::string_view kItemsFamily = "items";
 constexpr std::string_view kIndexesFamily = "indexes";
@@ -57,6 +59,19 @@ std::string EncodeStats(int64_t count, int64_t bytes) {
   std::memcpy(out.data(), &count, 8);
   std::memcpy(out.data() + 8, &bytes, 8);
   return out;
+}
+
+std::string CollectionKey(uint64_t table_id, const AttributeValue& partition) {
+  std::string key(1, kCollectionPrefix);
+  ByteWriter(key).FixedBigEndian64(table_id);
+  EncodeKeyValue(partition, key);
+  return key;
+}
+
+std::string CollectionPrefix(uint64_t table_id) {
+  std::string key(1, kCollectionPrefix);
+  ByteWriter(key).FixedBigEndian64(table_id);
+  return key;
 }
 
 TableStats DecodeStats(const rocksdb::Slice& slice) {
@@ -140,6 +155,7 @@ struct Database::Impl {
   rocksdb::ColumnFamilyHandle* indexes = nullptr;
   rocksdb::WriteOptions write_options;
   const IndexMaintainer* index_maintainer = nullptr;
+  int64_t item_collection_limit = 0;
 
   std::array<std::mutex, kLockStripes> item_locks;
   std::mutex table_id_mutex;
@@ -179,6 +195,7 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   db_options.create_missing_column_families = true;
   db_options.max_background_jobs = 2;
   db_options.max_open_files = 512;
+  impl->item_collection_limit = options.item_collection_limit_bytes;
   std::string path = options.path;
   if (options.in_memory) {
     impl->memory_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
@@ -286,6 +303,7 @@ Status Database::DropTable(const TableDef& table) {
     batch.Delete(impl_->catalog, StatsKey(index.id));
     batch.DeleteRange(impl_->indexes, TablePrefix(index.id), TablePrefix(index.id + 1));
   }
+  batch.DeleteRange(impl_->catalog, CollectionPrefix(table.id), CollectionPrefix(table.id + 1));
   rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
   if (!status.ok()) return StorageError(status);
   std::unique_lock lock(impl_->stats_mutex);
@@ -344,6 +362,7 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
   rocksdb::WriteBatch batch;
   std::vector<WriteOutcome> outcomes(writes.size());
   std::vector<std::pair<LiveStats*, TableStats>> deltas;
+  std::map<std::string, int64_t> pending_collections;  // collection key → size so far
   auto add_delta = [&](uint64_t id, TableStats delta) {
     batch.Merge(impl_->catalog, StatsKey(id), EncodeStats(delta.item_count, delta.size_bytes));
     deltas.emplace_back(&impl_->StatsFor(id), delta);
@@ -365,7 +384,8 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
       }
     }
     DDBD_ASSIGN_OR_RETURN(outcome.new_item, writes[i].compute(outcome.old_item));
-    if (indexed) AddIndexChanges(table_id, outcome, batch, add_delta);
+    int64_t local_entries_delta = 0;
+    if (indexed) local_entries_delta = AddIndexChanges(table_id, outcome, batch, add_delta);
     if (outcome.new_item) {
       outcome.new_size = ItemSize(*outcome.new_item);
       batch.Put(impl_->items, keys[i], EncodeItem(*outcome.new_item, outcome.new_size));
@@ -374,9 +394,16 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
     } else {
       continue;  // deleting an absent item changes nothing
     }
-    add_delta(table_id, TableStats{(outcome.new_item ? 1 : 0) - (outcome.existed ? 1 : 0),
-                                   static_cast<int64_t>(outcome.new_size) -
-                                       static_cast<int64_t>(outcome.old_size)});
+    const TableStats item_delta{(outcome.new_item ? 1 : 0) - (outcome.existed ? 1 : 0),
+                                static_cast<int64_t>(outcome.new_size) -
+                                    static_cast<int64_t>(outcome.old_size)};
+    add_delta(table_id, item_delta);
+    if (indexed && impl_->index_maintainer->HasLocalIndexes(table_id)) {
+      DDBD_ASSIGN_OR_RETURN(outcome.collection_size,
+                            UpdateCollection(table_id, writes[i].key.partition,
+                                             item_delta.size_bytes + local_entries_delta, batch,
+                                             pending_collections));
+    }
   }
   if (batch.Count() > 0) {
     rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
@@ -389,21 +416,47 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
   return outcomes;
 }
 
+Result<int64_t> Database::UpdateCollection(uint64_t table_id, const AttributeValue& partition,
+                                           int64_t delta, rocksdb::WriteBatch& batch,
+                                           std::map<std::string, int64_t>& pending) {
+  std::string key = CollectionKey(table_id, partition);
+  auto it = pending.find(key);
+  if (it == pending.end()) {
+    std::string stored;
+    rocksdb::Status status = impl_->db->Get(rocksdb::ReadOptions(), impl_->catalog, key, &stored);
+    if (!status.ok() && !status.IsNotFound()) return StorageError(status);
+    it = pending.emplace(key, status.ok() ? DecodeStats(stored).size_bytes : 0).first;
+  }
+  const int64_t size = it->second + delta;
+  if (delta > 0 && size > impl_->item_collection_limit) {
+    return Error::ItemCollectionSizeLimitExceeded();
+  }
+  it->second = size;
+  batch.Merge(impl_->catalog, key, EncodeStats(0, delta));
+  return size;
+}
+
 template <typename AddDelta>
-void Database::AddIndexChanges(uint64_t table_id, const WriteOutcome& outcome,
-                               rocksdb::WriteBatch& batch, AddDelta&& add_delta) {
+int64_t Database::AddIndexChanges(uint64_t table_id, const WriteOutcome& outcome,
+                                  rocksdb::WriteBatch& batch, AddDelta&& add_delta) {
   // Entries the old item had and the new one no longer has are deleted; the new item's
   // entries are (re)written. Statistics follow by entry count and projected size.
   // Old entries are looked up rather than assumed: while a new index is being backfilled an
   // item may not have its entry yet, and statistics must not count it away.
-  std::map<std::string, std::pair<uint64_t, size_t>> old_entries;  // key → index id, size
+  struct OldEntry {
+    uint64_t index_id;
+    size_t size;
+    bool local;
+  };
+  std::map<std::string, OldEntry> old_entries;
+  int64_t local_delta = 0;
   if (outcome.old_item) {
     for (auto& entry : impl_->index_maintainer->Derive(table_id, *outcome.old_item)) {
       std::string key = IndexEntryKey(entry.index_id, entry.index_key, entry.table_key);
       rocksdb::PinnableSlice stored;
       if (!impl_->db->Get(rocksdb::ReadOptions(), impl_->indexes, key, &stored).ok()) continue;
       auto size = StoredItemSize(std::string_view(stored.data(), stored.size()));
-      old_entries.emplace(std::move(key), std::pair{entry.index_id, size.ok() ? *size : 0});
+      old_entries.emplace(std::move(key), OldEntry{entry.index_id, size.ok() ? *size : 0, entry.local});
     }
   }
   if (outcome.new_item) {
@@ -412,19 +465,19 @@ void Database::AddIndexChanges(uint64_t table_id, const WriteOutcome& outcome,
       const size_t size = ItemSize(entry.projected);
       batch.Put(impl_->indexes, key, EncodeItem(entry.projected, size));
       auto old = old_entries.find(key);
-      if (old == old_entries.end()) {
-        add_delta(entry.index_id, TableStats{1, static_cast<int64_t>(size)});
-      } else {
-        add_delta(entry.index_id, TableStats{0, static_cast<int64_t>(size) -
-                                                    static_cast<int64_t>(old->second.second)});
-        old_entries.erase(old);
-      }
+      const int64_t old_size = old == old_entries.end() ? 0 : static_cast<int64_t>(old->second.size);
+      add_delta(entry.index_id, TableStats{old == old_entries.end() ? 1 : 0,
+                                           static_cast<int64_t>(size) - old_size});
+      if (entry.local) local_delta += static_cast<int64_t>(size) - old_size;
+      if (old != old_entries.end()) old_entries.erase(old);
     }
   }
   for (const auto& [key, info] : old_entries) {
     batch.Delete(impl_->indexes, key);
-    add_delta(info.first, TableStats{-1, -static_cast<int64_t>(info.second)});
+    add_delta(info.index_id, TableStats{-1, -static_cast<int64_t>(info.size)});
+    if (info.local) local_delta -= static_cast<int64_t>(info.size);
   }
+  return local_delta;
 }
 
 namespace {

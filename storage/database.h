@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +30,9 @@ namespace ddbd::storage {
 struct OpenOptions {
   std::string path;        // data directory; ignored when in_memory
   bool in_memory = false;  // everything in RAM, nothing on disk
+  // Largest item collection (a partition's items plus their LSI entries) of a table with
+  // local secondary indexes: DynamoDB's 10 GB, lowered in tests.
+  int64_t item_collection_limit_bytes = int64_t{10} << 30;
 };
 
 struct TableStats {
@@ -54,6 +58,8 @@ struct WriteOutcome {
   bool existed = false;          // an item was there before
   size_t old_size = 0;           // DynamoDB's size of the old item (0 when none)
   size_t new_size = 0;           // of the new item (0 when deleted)
+  // Tables with LSIs: the size of the item's collection after the write.
+  std::optional<int64_t> collection_size;
 };
 
 // Bounds on the sort key inside one partition; absent bounds are open. `prefix` (S or B
@@ -72,6 +78,7 @@ struct SortKeyRange {
 // and the attributes the index projects (keys included).
 struct IndexEntry {
   uint64_t index_id = 0;
+  bool local = false;  // an LSI entry: counts toward the item collection
   PrimaryKey index_key;
   PrimaryKey table_key;
   Item projected;
@@ -85,6 +92,7 @@ class IndexMaintainer {
  public:
   virtual ~IndexMaintainer() = default;
   virtual bool HasIndexes(uint64_t table_id) const = 0;
+  virtual bool HasLocalIndexes(uint64_t table_id) const = 0;
   // Entries of every index of the table (or only `only_index`, when non-zero).
   virtual std::vector<IndexEntry> Derive(uint64_t table_id, const AttributeMap& item,
                                          uint64_t only_index = 0) const = 0;
@@ -152,9 +160,16 @@ class Database {
  private:
   struct Impl;
   explicit Database(std::unique_ptr<Impl> impl);
+  // Adds the change of an item collection's size to `batch`; fails when it would pass the
+  // limit. `pending` carries sizes between writes of one batch.
+  Result<int64_t> UpdateCollection(uint64_t table_id, const AttributeValue& partition,
+                                   int64_t delta, rocksdb::WriteBatch& batch,
+                                   std::map<std::string, int64_t>& pending);
+  // Adds the index changes of one item write to `batch`; returns the change in size of the
+  // item's LSI entries.
   template <typename AddDelta>
-  void AddIndexChanges(uint64_t table_id, const WriteOutcome& outcome,
-                       rocksdb::WriteBatch& batch, AddDelta&& add_delta);
+  int64_t AddIndexChanges(uint64_t table_id, const WriteOutcome& outcome,
+                          rocksdb::WriteBatch& batch, AddDelta&& add_delta);
   std::unique_ptr<Impl> impl_;
 };
 

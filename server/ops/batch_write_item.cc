@@ -1,6 +1,7 @@
 // BatchWriteItem: up to 25 puts and deletes over one or more tables, applied atomically in
 // one storage batch (DynamoDB promises less; nothing is ever half-applied here). Any
 // invalid request rejects the whole batch before anything is written.
+#include <algorithm>
 #include <set>
 
 #include "index/index_entries.h"
@@ -26,6 +27,7 @@ struct TableWrites {
 struct BatchWriteInput {
   std::vector<TableWrites> tables;
   CapacityDetail capacity = CapacityDetail::kNone;
+  bool item_collection_metrics = false;
 };
 
 constexpr std::string_view kOneRequestType =
@@ -57,7 +59,7 @@ Result<BatchWriteInput> ParseBatchWrite(wire::JsonObject body) {
   wire::ConstraintErrors errors;
   DDBD_ASSIGN_OR_RETURN(auto items, wire::GetObject(body, "RequestItems"));
   DDBD_ASSIGN_OR_RETURN(in.capacity, ReadReturnConsumedCapacity(body, errors));
-  DDBD_RETURN_IF_ERROR(ReadReturnItemCollectionMetrics(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.item_collection_metrics, ReadReturnItemCollectionMetrics(body, errors));
   if (!items) errors.NotNull("requestItems");
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   size_t total = 0;
@@ -92,6 +94,7 @@ Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
   std::vector<std::shared_ptr<const TableDef>> tables;
   std::vector<storage::ItemWrite> writes;
   std::vector<size_t> table_of_write;
+  std::vector<AttributeValue> partitions;
   std::set<std::string> seen;
   for (size_t t = 0; t < in.tables.size(); ++t) {
     DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.tables[t].table_name));
@@ -113,6 +116,7 @@ Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
                         },
                         /*needs_old_item=*/false});
       table_of_write.push_back(t);
+      partitions.push_back(writes.back().key.partition);
     }
     tables.push_back(std::move(table));
   }
@@ -130,6 +134,26 @@ Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
       WriteConsumedCapacity(out, in.capacity, in.tables[t].table_name, units[t], true);
     }
     out.EndArray();
+  }
+  if (in.item_collection_metrics) {
+    bool any = false;
+    for (const auto& outcome : outcomes) any |= outcome.collection_size.has_value();
+    if (any) {
+      out.Key("ItemCollectionMetrics").BeginObject();
+      for (size_t t = 0; t < tables.size(); ++t) {
+        if (std::none_of(tables[t]->indexes.begin(), tables[t]->indexes.end(),
+                         [](const IndexDef& i) { return i.local; })) {
+          continue;
+        }
+        out.Key(in.tables[t].table_name).BeginArray();
+        for (size_t i = 0; i < outcomes.size(); ++i) {
+          if (table_of_write[i] != t || !outcomes[i].collection_size) continue;
+          WriteItemCollectionMetrics(out, *tables[t], partitions[i], *outcomes[i].collection_size);
+        }
+        out.EndArray();
+      }
+      out.EndObject();
+    }
   }
   out.EndObject();
   return out.Take();

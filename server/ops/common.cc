@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "server/wire/attribute_value_json.h"
+
 namespace ddbd::server::ops {
 namespace {
 
@@ -96,12 +98,24 @@ Result<ReturnValues> ReadReturnValues(wire::JsonObject body, wire::ConstraintErr
   return ReturnValues::kNone;
 }
 
-Status ReadReturnItemCollectionMetrics(wire::JsonObject body, wire::ConstraintErrors& errors) {
+Result<bool> ReadReturnItemCollectionMetrics(wire::JsonObject body,
+                                             wire::ConstraintErrors& errors) {
   DDBD_ASSIGN_OR_RETURN(auto value, ReadEnum(body, "ReturnItemCollectionMetrics",
                                              "returnItemCollectionMetrics", {"SIZE", "NONE"},
                                              errors));
-  (void)value;
-  return OkStatus();
+  return value == "SIZE";
+}
+
+void WriteItemCollectionMetrics(wire::JsonWriter& out, const TableDef& table,
+                                const AttributeValue& partition, int64_t collection_bytes) {
+  // DynamoDB reports a range of whole gigabytes around its estimate.
+  const double gigabytes = static_cast<double>(collection_bytes) / (1 << 30);
+  const double lower = std::floor(gigabytes);
+  out.BeginObject().Key("ItemCollectionKey").BeginObject().Key(table.partition_key.name);
+  wire::WriteAttributeValue(out, partition);
+  out.EndObject();
+  out.Key("SizeEstimateRangeGB").BeginArray().Capacity(lower).Capacity(lower + 1).EndArray();
+  out.EndObject();
 }
 
 Result<PrimaryKey> KeyFromParameter(const TableDef& table, const AttributeMap& key) {

@@ -33,8 +33,13 @@ Result<CapacityDetail> ReadReturnConsumedCapacity(wire::JsonObject body,
 
 enum class ReturnValues : uint8_t { kNone, kAllOld, kUpdatedOld, kAllNew, kUpdatedNew };
 Result<ReturnValues> ReadReturnValues(wire::JsonObject body, wire::ConstraintErrors& errors);
-// Validates ReturnItemCollectionMetrics (SIZE | NONE).
-Status ReadReturnItemCollectionMetrics(wire::JsonObject body, wire::ConstraintErrors& errors);
+// ReturnItemCollectionMetrics (SIZE | NONE): true for SIZE.
+Result<bool> ReadReturnItemCollectionMetrics(wire::JsonObject body,
+                                             wire::ConstraintErrors& errors);
+
+// {"ItemCollectionKey":{<pk>:<value>},"SizeEstimateRangeGB":[lo,hi]} for a table with LSIs.
+void WriteItemCollectionMetrics(wire::JsonWriter& out, const TableDef& table,
+                                const AttributeValue& partition, int64_t collection_bytes);
 
 // A Key parameter (GetItem, DeleteItem, BatchGetItem keys): exactly the table's key
 // attributes with the schema's types, within DynamoDB's key size limits.

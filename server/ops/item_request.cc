@@ -32,7 +32,8 @@ Result<WriteRequest> ReadWriteRequest(wire::JsonObject body, std::string_view ma
                                                   "returnValuesOnConditionCheckFailure",
                                                   {"ALL_OLD", "NONE"}, errors));
   request.return_old_on_condition_failure = on_failure == "ALL_OLD";
-  DDBD_RETURN_IF_ERROR(ReadReturnItemCollectionMetrics(body, errors));
+  DDBD_ASSIGN_OR_RETURN(request.item_collection_metrics,
+                        ReadReturnItemCollectionMetrics(body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   if (only_all_old && request.return_values != ReturnValues::kNone &&
       request.return_values != ReturnValues::kAllOld) {
@@ -65,7 +66,9 @@ Result<storage::WriteOutcome> WriteOne(
   return std::move(outcomes.front());
 }
 
-std::string RenderWriteResponse(const WriteRequest& request, const storage::WriteOutcome& outcome,
+std::string RenderWriteResponse(const WriteRequest& request, const TableDef& table,
+                                const AttributeValue& partition,
+                                const storage::WriteOutcome& outcome,
                                 const std::optional<Item>& attributes) {
   wire::JsonWriter out;
   out.BeginObject();
@@ -78,6 +81,10 @@ std::string RenderWriteResponse(const WriteRequest& request, const storage::Writ
     WriteConsumedCapacity(out, request.capacity, request.table_name,
                           WriteUnits(outcome.old_size, outcome.new_size), true);
   }
+  if (request.item_collection_metrics && outcome.collection_size) {
+    out.Key("ItemCollectionMetrics");
+    WriteItemCollectionMetrics(out, table, partition, *outcome.collection_size);
+  }
   out.EndObject();
   return out.Take();
 }
@@ -86,6 +93,7 @@ Result<std::string> ReplaceItem(OpContext& ctx, const TableDef& table, PrimaryKe
                                 std::optional<Item> new_item, const WriteRequest& request) {
   const bool return_old = request.return_values == ReturnValues::kAllOld;
   const bool needs_old = return_old || request.expressions.condition != nullptr;
+  const AttributeValue partition = key.partition;
   DDBD_ASSIGN_OR_RETURN(
       storage::WriteOutcome outcome,
       WriteOne(ctx, table, std::move(key),
@@ -94,7 +102,7 @@ Result<std::string> ReplaceItem(OpContext& ctx, const TableDef& table, PrimaryKe
                  return new_item;
                },
                needs_old));
-  return RenderWriteResponse(request, outcome,
+  return RenderWriteResponse(request, table, partition, outcome,
                              return_old ? outcome.old_item : std::optional<Item>());
 }
 

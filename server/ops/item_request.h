@@ -28,6 +28,7 @@ struct WriteRequest {
   ReturnValues return_values = ReturnValues::kNone;
   bool return_old_on_condition_failure = false;  // ReturnValuesOnConditionCheckFailure=ALL_OLD
   CapacityDetail capacity = CapacityDetail::kNone;
+  bool item_collection_metrics = false;  // ReturnItemCollectionMetrics=SIZE
 };
 
 // Reads TableName, the item/key member `map_member` (into `map`) and the write options, then
@@ -50,7 +51,9 @@ Result<storage::WriteOutcome> WriteOne(
 
 // The response of a write: the Attributes ReturnValues selected (if any) and
 // ConsumedCapacity, with the table echoed as the request named it (a name or an ARN).
-std::string RenderWriteResponse(const WriteRequest& request, const storage::WriteOutcome& outcome,
+std::string RenderWriteResponse(const WriteRequest& request, const TableDef& table,
+                                const AttributeValue& partition,
+                                const storage::WriteOutcome& outcome,
                                 const std::optional<Item>& attributes);
 
 // PutItem and DeleteItem: store `new_item` (nullopt deletes) under the request's condition

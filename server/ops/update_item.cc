@@ -97,13 +97,15 @@ Result<std::string> UpdateItem(OpContext& ctx, const Request& req) {
   in.table = table.get();
   DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromParameter(*table, in.key));
   DDBD_RETURN_IF_ERROR(CheckKeyNotUpdated(*table, in.request.expressions));
+  const AttributeValue partition = key.partition;
 
   DDBD_ASSIGN_OR_RETURN(
       storage::WriteOutcome outcome,
       WriteOne(ctx, *table, std::move(key),
                [&in](const std::optional<Item>& old) { return ComputeUpdated(in, old); },
                /*needs_old_item=*/true));
-  return RenderWriteResponse(in.request, outcome, ReturnedAttributes(in.request, outcome));
+  return RenderWriteResponse(in.request, *table, partition, outcome,
+                             ReturnedAttributes(in.request, outcome));
 }
 
 }  // namespace ddbd::server::ops

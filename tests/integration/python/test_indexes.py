@@ -328,3 +328,38 @@ def test_index_declaration_errors(raw):
     status, name, actual, _ = raw("CreateTable", no_range)
     assert actual == ("One or more parameter values were invalid: Table KeySchema does not have a "
                       "range key, which is required when specifying a LocalSecondaryIndex")
+
+
+def test_item_collection_metrics_and_limit():
+    from conftest import DdbdProcess
+    server = DdbdProcess("--item-collection-limit-bytes", "2000").start()
+    try:
+        ddb = server.client()
+        ddb.create_table(TableName="Collections", BillingMode="PAY_PER_REQUEST", KeySchema=keys("pk", "sk"),
+                         AttributeDefinitions=attr_defs(pk="S", sk="S", lsk="S"),
+                         LocalSecondaryIndexes=[gsi("ByLsk", "pk", "lsk", "KEYS_ONLY")])
+        put = ddb.put_item(TableName="Collections", ReturnItemCollectionMetrics="SIZE",
+                           Item={"pk": {"S": "p"}, "sk": {"S": "1"}, "lsk": {"S": "a"}, "d": {"S": "x" * 500}})
+        assert put["ItemCollectionMetrics"] == {"ItemCollectionKey": {"pk": {"S": "p"}},
+                                                "SizeEstimateRangeGB": [0.0, 1.0]}
+        # Item (~513 bytes) plus its LSI entry (~7 bytes) each time: the fourth passes 2,000.
+        for sk in ("2", "3"):
+            ddb.put_item(TableName="Collections",
+                         Item={"pk": {"S": "p"}, "sk": {"S": sk}, "lsk": {"S": "a"}, "d": {"S": "x" * 500}})
+        with pytest.raises(ddb.exceptions.ItemCollectionSizeLimitExceededException) as error:
+            ddb.put_item(TableName="Collections",
+                         Item={"pk": {"S": "p"}, "sk": {"S": "4"}, "lsk": {"S": "a"}, "d": {"S": "x" * 500}})
+        assert error.value.response["Error"]["Message"] == (
+            "Item collection size limit exceeded. Reduce the size of the item collection, or remove the LSI.")
+        # Other partitions, and shrinking writes, are not affected.
+        ddb.put_item(TableName="Collections", Item={"pk": {"S": "q"}, "sk": {"S": "1"}, "d": {"S": "x" * 500}})
+        deleted = ddb.delete_item(TableName="Collections", Key={"pk": {"S": "p"}, "sk": {"S": "1"}},
+                                  ReturnItemCollectionMetrics="SIZE")
+        assert deleted["ItemCollectionMetrics"]["ItemCollectionKey"] == {"pk": {"S": "p"}}
+        ddb.put_item(TableName="Collections",
+                     Item={"pk": {"S": "p"}, "sk": {"S": "4"}, "lsk": {"S": "a"}, "d": {"S": "x" * 500}})
+        batch = ddb.batch_write_item(ReturnItemCollectionMetrics="SIZE", RequestItems={"Collections": [
+            {"PutRequest": {"Item": {"pk": {"S": "r"}, "sk": {"S": "1"}}}}]})
+        assert batch["ItemCollectionMetrics"]["Collections"][0]["ItemCollectionKey"] == {"pk": {"S": "r"}}
+    finally:
+        server.cleanup()
