@@ -363,3 +363,28 @@ def test_item_collection_metrics_and_limit():
         assert batch["ItemCollectionMetrics"]["Collections"][0]["ItemCollectionKey"] == {"pk": {"S": "r"}}
     finally:
         server.cleanup()
+
+
+def test_parallel_scan_of_an_index_and_drop_with_table(ddb, shop):
+    seen = []
+    for segment in range(3):
+        response = ddb.scan(TableName=shop, IndexName="StatusIndex", Segment=segment, TotalSegments=3)
+        seen += [i["order_id"]["S"] for i in response["Items"]]
+    assert sorted(seen) == ["o1", "o2", "o3", "o4", "o5"]
+    ddb.delete_table(TableName=shop)
+    ddb.create_table(TableName=shop, BillingMode="PAY_PER_REQUEST", KeySchema=keys("order_id"),
+                     AttributeDefinitions=attr_defs(order_id="S", status="S", placed_at="S"),
+                     GlobalSecondaryIndexes=[gsi("StatusIndex", "status", "placed_at")])
+    assert ddb.scan(TableName=shop, IndexName="StatusIndex")["Items"] == []
+
+
+def test_projected_attribute_budget(raw):
+    names = [f"attr{i}" for i in range(20)]
+    indexes = [gsi(f"Budget{i}", "g", None, "INCLUDE", names) for i in range(6)]
+    status, name, message, _ = raw("CreateTable", {
+        "TableName": "Budget", "BillingMode": "PAY_PER_REQUEST", "KeySchema": keys("pk"),
+        "AttributeDefinitions": attr_defs(pk="S", g="S"), "GlobalSecondaryIndexes": indexes})
+    assert (status, name, message) == (
+        400, "ValidationException",
+        "One or more parameter values were invalid: Number of projected attributes in all indexes "
+        "exceeds limit of 100")
