@@ -10,10 +10,6 @@
 namespace ddbd::server::ops {
 namespace {
 
-struct KeySchemaInput {
-  std::string_view name;
-  std::string_view key_type;
-};
 
 struct CreateTableInput {
   std::optional<std::string_view> table_name;
@@ -26,29 +22,6 @@ struct CreateTableInput {
 };
 
 
-Result<std::vector<KeySchemaInput>> ReadKeySchema(wire::JsonObject body,
-                                                  wire::ConstraintErrors& errors) {
-  DDBD_ASSIGN_OR_RETURN(auto array, wire::GetArray(body, "KeySchema"));
-  std::vector<KeySchemaInput> schema;
-  if (!array) {
-    errors.NotNull("keySchema");
-    return schema;
-  }
-  size_t index = 0;
-  for (wire::JsonValue element : *array) {
-    const std::string path = "keySchema." + std::to_string(++index) + ".member";
-    DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(element));
-    DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(object, "AttributeName"));
-    DDBD_ASSIGN_OR_RETURN(auto key_type, ReadEnum(object, "KeyType", path + ".keyType",
-                                                  {"HASH", "RANGE"}, errors));
-    CheckKeyAttributeName(name, path + ".attributeName", errors);
-    if (!wire::Member(object, "KeyType")) errors.NotNull(path + ".keyType");
-    schema.push_back({name.value_or(""), key_type.value_or("")});
-  }
-  if (schema.empty()) errors.LengthAtLeast("[]", "keySchema", 1);
-  if (schema.size() > 2) errors.LengthAtMost("[...]", "keySchema", 2);
-  return schema;
-}
 
 Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body) {
   CreateTableInput in;
@@ -61,7 +34,7 @@ Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body)
         "The parameter 'TableName' is required but was not present in the request");
   }
   errors.TableName(*in.table_name, "tableName");
-  DDBD_ASSIGN_OR_RETURN(in.key_schema, ReadKeySchema(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.key_schema, ReadKeySchema(body, "keySchema", errors));
   DDBD_ASSIGN_OR_RETURN(in.settings, ReadTableSettings(body, ctx.region(), errors));
   DDBD_ASSIGN_OR_RETURN(in.local_indexes, ReadIndexes(body, "LocalSecondaryIndexes", true, errors));
   DDBD_ASSIGN_OR_RETURN(in.global_indexes,
@@ -86,20 +59,7 @@ Status CheckKeySchema(const CreateTableInput& in) {
   if (keys.size() > definitions.size()) {
     return Error::Validation("Invalid KeySchema: Some index key attribute have no definition");
   }
-  std::vector<std::string> key_names;
-  for (const auto& key : keys) key_names.emplace_back(key.name);
-  DDBD_RETURN_IF_ERROR(CheckKeysDefined(key_names, definitions));
-  if (keys.size() == 2 && keys[0].name == keys[1].name) {
-    return Error::Validation(
-        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
-  }
-  if (keys[0].key_type != "HASH") {
-    return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-  }
-  if (keys.size() == 2 && keys[1].key_type != "RANGE") {
-    return Error::Validation(
-        "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
-  }
+  DDBD_RETURN_IF_ERROR(CheckKeySchemaShape(keys, definitions));
   if (!in.global_indexes && !in.local_indexes && keys.size() != definitions.size()) {
     return Error::Validation(
         "One or more parameter values were invalid: Number of attributes in KeySchema does not "

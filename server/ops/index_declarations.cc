@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <set>
 
+#include "server/ops/table_settings.h"
+
 namespace ddbd::server::ops {
 namespace {
 
@@ -33,19 +35,9 @@ std::optional<KeyAttributeType> TypeOf(const std::vector<AttributeDefinition>& d
 Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
                             const std::vector<AttributeDefinition>& definitions,
                             BillingMode billing_mode) {
+  DDBD_RETURN_IF_ERROR(CheckKeySchemaShape(in.key_schema, definitions));
   std::vector<std::string> keys;
   for (const auto& key : in.key_schema) keys.push_back(key.name);
-  DDBD_RETURN_IF_ERROR(CheckKeysDefined(keys, definitions));
-  if (keys.size() == 2 && keys[0] == keys[1]) {
-    return Error::Validation(
-        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
-  }
-  if (in.key_schema[0].key_type != "HASH") {
-    return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-  }
-  if (keys.size() == 2 && in.key_schema[1].key_type != "RANGE") {
-    return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
-  }
   if (in.local) {
     if (keys.size() != 2) return Invalid("Index KeySchema does not have a range key for index: " + in.name);
     if (keys[0] != table_hash.name) {
@@ -95,27 +87,7 @@ Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool
     errors.TableName(*name, path + ".indexName");
     index.name = std::string(*name);
   }
-  DDBD_ASSIGN_OR_RETURN(auto keys, wire::GetArray(object, "KeySchema"));
-  if (!keys) {
-    errors.NotNull(path + ".keySchema");
-  } else {
-    size_t i = 0;
-    for (wire::JsonValue element : *keys) {
-      const std::string key_path = path + ".keySchema." + std::to_string(++i) + ".member";
-      DDBD_ASSIGN_OR_RETURN(wire::JsonObject key, wire::AsObject(element));
-      DDBD_ASSIGN_OR_RETURN(auto attribute, wire::GetString(key, "AttributeName"));
-      DDBD_ASSIGN_OR_RETURN(auto type, ReadEnum(key, "KeyType", key_path + ".keyType",
-                                                {"HASH", "RANGE"}, errors));
-      if (!attribute) errors.NotNull(key_path + ".attributeName");
-      if (attribute && attribute->size() > 255) {
-        errors.LengthAtMost(*attribute, key_path + ".attributeName", 255);
-      }
-      index.key_schema.push_back({std::string(attribute.value_or("")),
-                                  std::string(type.value_or(""))});
-    }
-    if (index.key_schema.empty()) errors.LengthAtLeast("[]", path + ".keySchema", 1);
-    if (index.key_schema.size() > 2) errors.LengthAtMost("[...]", path + ".keySchema", 2);
-  }
+  DDBD_ASSIGN_OR_RETURN(index.key_schema, ReadKeySchema(object, path + ".keySchema", errors));
   DDBD_ASSIGN_OR_RETURN(auto projection, wire::GetObject(object, "Projection"));
   if (!projection) {
     errors.NotNull(path + ".projection");
@@ -146,6 +118,24 @@ Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool
     index.throughput.write_capacity_units = write.value_or(0);
   }
   return index;
+}
+
+Status CheckKeySchemaShape(const std::vector<KeySchemaInput>& schema,
+                           const std::vector<AttributeDefinition>& definitions) {
+  std::vector<std::string> keys;
+  for (const auto& key : schema) keys.push_back(key.name);
+  DDBD_RETURN_IF_ERROR(CheckKeysDefined(keys, definitions));
+  if (keys.size() == 2 && keys[0] == keys[1]) {
+    return Error::Validation(
+        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+  }
+  if (schema[0].key_type != "HASH") {
+    return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  if (keys.size() == 2 && schema[1].key_type != "RANGE") {
+    return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  }
+  return OkStatus();
 }
 
 Status CheckKeysDefined(const std::vector<std::string>& keys,

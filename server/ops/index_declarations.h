@@ -8,18 +8,14 @@
 
 #include "model/table_def.h"
 #include "server/ops/common.h"
+#include "server/ops/table_settings.h"
 
 namespace ddbd::server::ops {
-
-struct IndexKeyInput {
-  std::string name;
-  std::string key_type;  // "HASH" / "RANGE" as sent
-};
 
 struct IndexInput {
   bool local = false;
   std::string name;
-  std::vector<IndexKeyInput> key_schema;
+  std::vector<KeySchemaInput> key_schema;
   std::optional<std::string> projection_type;
   std::optional<std::vector<std::string>> non_key_attributes;
   bool has_throughput = false;
@@ -43,6 +39,11 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
                                            BillingMode billing_mode,
                                            const std::optional<std::vector<IndexInput>>& gsis,
                                            const std::optional<std::vector<IndexInput>>& lsis);
+
+// The rules every key schema (table or index) follows, in DynamoDB's order: keys defined,
+// distinct names, HASH first, RANGE second. REQUIRES: 1..2 elements.
+Status CheckKeySchemaShape(const std::vector<KeySchemaInput>& schema,
+                           const std::vector<AttributeDefinition>& definitions);
 
 // "One or more parameter values were invalid: Some index key attributes are not defined in
 // AttributeDefinitions. Keys: [..], AttributeDefinitions: [..]" when a key is undefined.

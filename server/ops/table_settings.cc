@@ -66,6 +66,30 @@ void CheckKeyAttributeName(std::optional<std::string_view> name, const std::stri
   }
 }
 
+Result<std::vector<KeySchemaInput>> ReadKeySchema(wire::JsonObject object, const std::string& path,
+                                                  wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto array, wire::GetArray(object, "KeySchema"));
+  std::vector<KeySchemaInput> schema;
+  if (!array) {
+    errors.NotNull(path);
+    return schema;
+  }
+  size_t index = 0;
+  for (wire::JsonValue element : *array) {
+    const std::string element_path = path + "." + std::to_string(++index) + ".member";
+    DDBD_ASSIGN_OR_RETURN(wire::JsonObject key, wire::AsObject(element));
+    DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(key, "AttributeName"));
+    DDBD_ASSIGN_OR_RETURN(auto key_type, ReadEnum(key, "KeyType", element_path + ".keyType",
+                                                  {"HASH", "RANGE"}, errors));
+    CheckKeyAttributeName(name, element_path + ".attributeName", errors);
+    if (!wire::Member(key, "KeyType")) errors.NotNull(element_path + ".keyType");
+    schema.push_back({std::string(name.value_or("")), std::string(key_type.value_or(""))});
+  }
+  if (schema.empty()) errors.LengthAtLeast("[]", path, 1);
+  if (schema.size() > 2) errors.LengthAtMost("[...]", path, 2);
+  return schema;
+}
+
 Result<std::vector<AttributeDefinition>> ReadAttributeDefinitions(wire::JsonObject body,
                                                                   bool required,
                                                                   wire::ConstraintErrors& errors) {

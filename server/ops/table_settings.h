@@ -33,6 +33,17 @@ Result<std::vector<AttributeDefinition>> ReadAttributeDefinitions(wire::JsonObje
                                                                   bool required,
                                                                   wire::ConstraintErrors& errors);
 
+// One element of a KeySchema as sent ("HASH"/"RANGE" unchecked beyond the enum).
+struct KeySchemaInput {
+  std::string name;
+  std::string key_type;
+};
+
+// Reads the KeySchema member of `object` (a table's or an index's): 1..2 elements, names of
+// 1..255 characters. `path` is its envelope path ("keySchema", "…member.keySchema").
+Result<std::vector<KeySchemaInput>> ReadKeySchema(wire::JsonObject object, const std::string& path,
+                                                  wire::ConstraintErrors& errors);
+
 // Checks an attribute name of a key schema (1..255 characters).
 void CheckKeyAttributeName(std::optional<std::string_view> name, const std::string& path,
                            wire::ConstraintErrors& errors);
