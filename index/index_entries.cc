@@ -62,12 +62,13 @@ Item Project(const TableDef& table, const IndexDef& index, const AttributeMap& i
 }
 
 std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDef& index,
-                                            const AttributeMap& item) {
+                                            const AttributeMap& item, bool with_projection) {
   const AttributeValue* partition = KeyValue(item, index.partition_key);
   if (!partition) return std::nullopt;
   storage::IndexEntry entry;
   entry.index_id = index.id;
   entry.local = index.local;
+  entry.backfilling = index.backfilling;
   entry.index_key.partition = *partition;
   if (index.sort_key) {
     const AttributeValue* sort = KeyValue(item, *index.sort_key);
@@ -75,7 +76,16 @@ std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDe
     entry.index_key.sort = *sort;
   }
   entry.table_key = KeyOf(table, item);
-  entry.projected = Project(table, index, item);
+  if (with_projection) {
+    entry.projected = Project(table, index, item);
+    entry.projected_size = ItemSize(entry.projected);
+  } else if (index.projection == ProjectionType::kAll) {
+    entry.projected_size = ItemSize(item);
+  } else {
+    for (const auto& [name, value] : item) {
+      if (Projects(table, index, name)) entry.projected_size += name.size() + ValueSize(value);
+    }
+  }
   return entry;
 }
 
@@ -87,25 +97,21 @@ Status CheckIndexKeys(const TableDef& table, const AttributeMap& item) {
   return OkStatus();
 }
 
-bool Maintainer::HasIndexes(uint64_t table_id) const {
+std::shared_ptr<const TableDef> Maintainer::IndexedTable(uint64_t table_id) const {
   auto table = catalog_.FindById(table_id);
-  return table && !table->indexes.empty();
+  if (!table || table->indexes.empty()) return nullptr;
+  return table;
 }
 
-bool Maintainer::HasLocalIndexes(uint64_t table_id) const {
-  auto table = catalog_.FindById(table_id);
-  return table && std::any_of(table->indexes.begin(), table->indexes.end(),
-                              [](const IndexDef& index) { return index.local; });
-}
-
-std::vector<storage::IndexEntry> Maintainer::Derive(uint64_t table_id, const AttributeMap& item,
-                                                    uint64_t only_index) const {
+std::vector<storage::IndexEntry> Maintainer::Derive(const TableDef& table, const AttributeMap& item,
+                                                    uint64_t only_index,
+                                                    bool with_projection) const {
   std::vector<storage::IndexEntry> entries;
-  auto table = catalog_.FindById(table_id);
-  if (!table) return entries;
-  for (const auto& index : table->indexes) {
+  for (const auto& index : table.indexes) {
     if (only_index != 0 && index.id != only_index) continue;
-    if (auto entry = EntryFor(*table, index, item)) entries.push_back(std::move(*entry));
+    if (auto entry = EntryFor(table, index, item, with_projection)) {
+      entries.push_back(std::move(*entry));
+    }
   }
   return entries;
 }

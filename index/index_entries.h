@@ -15,9 +15,10 @@
 namespace ddbd::index {
 
 // The entry `index` holds for `item`, or nullopt when the item lacks (or has the wrong type
-// for) one of the index's key attributes.
+// for) one of the index's key attributes. Without `with_projection` the projected attributes
+// are measured but not copied.
 std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDef& index,
-                                            const AttributeMap& item);
+                                            const AttributeMap& item, bool with_projection = true);
 
 // The attributes of `item` the index projects (table and index keys always).
 Item Project(const TableDef& table, const IndexDef& index, const AttributeMap& item);
@@ -32,10 +33,9 @@ Status CheckIndexKeys(const TableDef& table, const AttributeMap& item);
 class Maintainer : public storage::IndexMaintainer {
  public:
   explicit Maintainer(const storage::Catalog& catalog) : catalog_(catalog) {}
-  bool HasIndexes(uint64_t table_id) const override;
-  bool HasLocalIndexes(uint64_t table_id) const override;
-  std::vector<storage::IndexEntry> Derive(uint64_t table_id, const AttributeMap& item,
-                                          uint64_t only_index) const override;
+  std::shared_ptr<const TableDef> IndexedTable(uint64_t table_id) const override;
+  std::vector<storage::IndexEntry> Derive(const TableDef& table, const AttributeMap& item,
+                                          uint64_t only_index, bool with_projection) const override;
 
  private:
   const storage::Catalog& catalog_;

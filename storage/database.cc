@@ -370,7 +370,9 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
   for (size_t i = 0; i < writes.size(); ++i) {
     WriteOutcome& outcome = outcomes[i];
     const uint64_t table_id = writes[i].table->id;
-    const bool indexed = impl_->index_maintainer && impl_->index_maintainer->HasIndexes(table_id);
+    const std::shared_ptr<const TableDef> indexed_table =
+        impl_->index_maintainer ? impl_->index_maintainer->IndexedTable(table_id) : nullptr;
+    const bool indexed = indexed_table != nullptr;
     rocksdb::PinnableSlice stored;
     rocksdb::Status status = impl_->db->Get(rocksdb::ReadOptions(), impl_->items, keys[i], &stored);
     if (!status.ok() && !status.IsNotFound()) return StorageError(status);
@@ -385,7 +387,7 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
     }
     DDBD_ASSIGN_OR_RETURN(outcome.new_item, writes[i].compute(outcome.old_item));
     int64_t local_entries_delta = 0;
-    if (indexed) local_entries_delta = AddIndexChanges(table_id, outcome, batch, add_delta);
+    if (indexed) local_entries_delta = AddIndexChanges(*indexed_table, outcome, batch, add_delta);
     if (outcome.new_item) {
       outcome.new_size = ItemSize(*outcome.new_item);
       batch.Put(impl_->items, keys[i], EncodeItem(*outcome.new_item, outcome.new_size));
@@ -398,7 +400,8 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
                                 static_cast<int64_t>(outcome.new_size) -
                                     static_cast<int64_t>(outcome.old_size)};
     add_delta(table_id, item_delta);
-    if (indexed && impl_->index_maintainer->HasLocalIndexes(table_id)) {
+    if (indexed && std::any_of(indexed_table->indexes.begin(), indexed_table->indexes.end(),
+                               [](const IndexDef& index) { return index.local; })) {
       DDBD_ASSIGN_OR_RETURN(outcome.collection_size,
                             UpdateCollection(table_id, writes[i].key.partition,
                                              item_delta.size_bytes + local_entries_delta, batch,
@@ -437,12 +440,12 @@ Result<int64_t> Database::UpdateCollection(uint64_t table_id, const AttributeVal
 }
 
 template <typename AddDelta>
-int64_t Database::AddIndexChanges(uint64_t table_id, const WriteOutcome& outcome,
+int64_t Database::AddIndexChanges(const TableDef& table, const WriteOutcome& outcome,
                                   rocksdb::WriteBatch& batch, AddDelta&& add_delta) {
   // Entries the old item had and the new one no longer has are deleted; the new item's
-  // entries are (re)written. Statistics follow by entry count and projected size.
-  // Old entries are looked up rather than assumed: while a new index is being backfilled an
-  // item may not have its entry yet, and statistics must not count it away.
+  // entries are (re)written. Statistics follow by entry count and projected size. An index
+  // being backfilled may not hold the old item's entry yet, so there the entry is looked up
+  // rather than assumed, lest statistics count it away.
   struct OldEntry {
     uint64_t index_id;
     size_t size;
@@ -451,18 +454,20 @@ int64_t Database::AddIndexChanges(uint64_t table_id, const WriteOutcome& outcome
   std::map<std::string, OldEntry> old_entries;
   int64_t local_delta = 0;
   if (outcome.old_item) {
-    for (auto& entry : impl_->index_maintainer->Derive(table_id, *outcome.old_item)) {
+    for (auto& entry : impl_->index_maintainer->Derive(table, *outcome.old_item, 0, false)) {
       std::string key = IndexEntryKey(entry.index_id, entry.index_key, entry.table_key);
-      rocksdb::PinnableSlice stored;
-      if (!impl_->db->Get(rocksdb::ReadOptions(), impl_->indexes, key, &stored).ok()) continue;
-      auto size = StoredItemSize(std::string_view(stored.data(), stored.size()));
-      old_entries.emplace(std::move(key), OldEntry{entry.index_id, size.ok() ? *size : 0, entry.local});
+      if (entry.backfilling) {
+        rocksdb::PinnableSlice stored;
+        if (!impl_->db->Get(rocksdb::ReadOptions(), impl_->indexes, key, &stored).ok()) continue;
+      }
+      old_entries.emplace(std::move(key),
+                          OldEntry{entry.index_id, entry.projected_size, entry.local});
     }
   }
   if (outcome.new_item) {
-    for (auto& entry : impl_->index_maintainer->Derive(table_id, *outcome.new_item)) {
+    for (auto& entry : impl_->index_maintainer->Derive(table, *outcome.new_item, 0, true)) {
       std::string key = IndexEntryKey(entry.index_id, entry.index_key, entry.table_key);
-      const size_t size = ItemSize(entry.projected);
+      const size_t size = entry.projected_size;
       batch.Put(impl_->indexes, key, EncodeItem(entry.projected, size));
       auto old = old_entries.find(key);
       const int64_t old_size = old == old_entries.end() ? 0 : static_cast<int64_t>(old->second.size);
@@ -576,9 +581,11 @@ Result<uint64_t> Database::BackfillIndex(const TableDef& table, uint64_t index_i
     DDBD_ASSIGN_OR_RETURN(Item item, DecodeItem(std::string_view(stored.data(), stored.size())));
     rocksdb::WriteBatch batch;
     std::vector<std::pair<LiveStats*, TableStats>> deltas;
-    for (auto& entry : impl_->index_maintainer->Derive(table.id, item, index_id)) {
+    auto current = impl_->index_maintainer->IndexedTable(table.id);
+    if (!current) break;  // the table was dropped
+    for (auto& entry : impl_->index_maintainer->Derive(*current, item, index_id, true)) {
       std::string entry_key = IndexEntryKey(entry.index_id, entry.index_key, entry.table_key);
-      const size_t size = ItemSize(entry.projected);
+      const size_t size = entry.projected_size;
       // A concurrent write may already have added this entry; count it once.
       rocksdb::PinnableSlice existing;
       if (impl_->db->Get(rocksdb::ReadOptions(), impl_->indexes, entry_key, &existing).ok()) {

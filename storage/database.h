@@ -78,10 +78,12 @@ struct SortKeyRange {
 // and the attributes the index projects (keys included).
 struct IndexEntry {
   uint64_t index_id = 0;
-  bool local = false;  // an LSI entry: counts toward the item collection
+  bool local = false;        // an LSI entry: counts toward the item collection
+  bool backfilling = false;  // the index may not hold every item's entry yet
   PrimaryKey index_key;
   PrimaryKey table_key;
-  Item projected;
+  Item projected;            // empty when derived without projection
+  size_t projected_size = 0; // DynamoDB's size of the projected attributes
 };
 
 // Knows which tables have indexes and derives an item's index entries from the table's
@@ -91,11 +93,12 @@ struct IndexEntry {
 class IndexMaintainer {
  public:
   virtual ~IndexMaintainer() = default;
-  virtual bool HasIndexes(uint64_t table_id) const = 0;
-  virtual bool HasLocalIndexes(uint64_t table_id) const = 0;
-  // Entries of every index of the table (or only `only_index`, when non-zero).
-  virtual std::vector<IndexEntry> Derive(uint64_t table_id, const AttributeMap& item,
-                                         uint64_t only_index = 0) const = 0;
+  // The table's current definition when it has secondary indexes, else nullptr.
+  virtual std::shared_ptr<const TableDef> IndexedTable(uint64_t table_id) const = 0;
+  // Entries of every index of `table` (or only `only_index`, when non-zero). Without
+  // `with_projection` the projected attributes are only measured, not copied.
+  virtual std::vector<IndexEntry> Derive(const TableDef& table, const AttributeMap& item,
+                                         uint64_t only_index, bool with_projection) const = 0;
 };
 
 class ItemCursor;
@@ -168,7 +171,7 @@ class Database {
   // Adds the index changes of one item write to `batch`; returns the change in size of the
   // item's LSI entries.
   template <typename AddDelta>
-  int64_t AddIndexChanges(uint64_t table_id, const WriteOutcome& outcome,
+  int64_t AddIndexChanges(const TableDef& table, const WriteOutcome& outcome,
                           rocksdb::WriteBatch& batch, AddDelta&& add_delta);
   std::unique_ptr<Impl> impl_;
 };
