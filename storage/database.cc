@@ -364,6 +364,7 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
   std::vector<std::pair<LiveStats*, TableStats>> deltas;
   std::map<std::string, int64_t> pending_collections;  // collection key → size so far
   auto add_delta = [&](uint64_t id, TableStats delta) {
+    if (delta.item_count == 0 && delta.size_bytes == 0) return;  // e.g. a same-size replace
     batch.Merge(impl_->catalog, StatsKey(id), EncodeStats(delta.item_count, delta.size_bytes));
     deltas.emplace_back(&impl_->StatsFor(id), delta);
   };
