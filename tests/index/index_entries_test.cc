@@ -1,0 +1,133 @@
+// Index rules: sparse membership, projections, key checks; and the maintained entries in
+// storage through the Maintainer, including the backfill.
+#include "index/index_entries.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/testing/test_util.h"
+
+namespace ddbd::index {
+namespace {
+
+using testing::TempDb;
+
+TableDef OrdersTable() {
+  TableDef table;
+  table.name = "Orders";
+  table.region = "us-east-1";
+  table.partition_key = {"id", KeyAttributeType::kS};
+  table.attribute_definitions = {{"id", KeyAttributeType::kS},
+                                 {"status", KeyAttributeType::kS},
+                                 {"total", KeyAttributeType::kN}};
+  IndexDef by_status;
+  by_status.name = "ByStatus";
+  by_status.partition_key = {"status", KeyAttributeType::kS};
+  by_status.sort_key = KeyElement{"total", KeyAttributeType::kN};
+  by_status.projection = ProjectionType::kInclude;
+  by_status.non_key_attributes = {"customer"};
+  IndexDef keys_only = by_status;
+  keys_only.name = "KeysOnly";
+  keys_only.projection = ProjectionType::kKeysOnly;
+  keys_only.non_key_attributes.clear();
+  table.indexes = {by_status, keys_only};
+  return table;
+}
+
+Item Order(std::string id, std::optional<std::string> status, std::optional<std::string> total) {
+  Item item;
+  item["id"] = AttributeValue::String(std::move(id));
+  if (status) item["status"] = AttributeValue::String(*status);
+  if (total) item["total"] = AttributeValue::NumberText(*total);
+  item["customer"] = AttributeValue::String("c1");
+  item["note"] = AttributeValue::String("not projected");
+  return item;
+}
+
+TEST(IndexEntriesTest, SparseMembershipAndProjection) {
+  TableDef table = OrdersTable();
+  EXPECT_FALSE(EntryFor(table, table.indexes[0], Order("o1", std::nullopt, "5")).has_value());
+  EXPECT_FALSE(EntryFor(table, table.indexes[0], Order("o1", "paid", std::nullopt)).has_value());
+  auto entry = EntryFor(table, table.indexes[0], Order("o1", "paid", "5"));
+  ASSERT_TRUE(entry.has_value());
+  EXPECT_EQ(entry->index_key.partition, AttributeValue::String("paid"));
+  EXPECT_EQ(*entry->index_key.sort, AttributeValue::NumberText("5"));
+  EXPECT_EQ(entry->table_key.partition, AttributeValue::String("o1"));
+  EXPECT_EQ(entry->projected.count("customer"), 1u);
+  EXPECT_EQ(entry->projected.count("note"), 0u);
+  EXPECT_EQ(entry->projected_size, ItemSize(entry->projected));
+  auto keys = EntryFor(table, table.indexes[1], Order("o1", "paid", "5"), /*with_projection=*/false);
+  ASSERT_TRUE(keys.has_value());
+  EXPECT_TRUE(keys->projected.empty());
+  EXPECT_EQ(keys->projected_size, ItemSize(Project(table, table.indexes[1], Order("o1", "paid", "5"))));
+}
+
+TEST(IndexEntriesTest, KeyChecksOnWrites) {
+  TableDef table = OrdersTable();
+  Item wrong_type = Order("o1", "paid", std::nullopt);
+  wrong_type["total"] = AttributeValue::String("lots");
+  Status status = CheckIndexKeys(table, wrong_type);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().message(),
+            "One or more parameter values were invalid: Type mismatch for Index Key total "
+            "Expected: N Actual: S IndexName: ByStatus");
+  Status empty = CheckIndexKeys(table, Order("o1", "", "1"));
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error().message(),
+            "One or more parameter values are not valid. A value specified for a secondary index "
+            "key is not supported. The AttributeValue for a key attribute cannot contain an empty "
+            "string value. IndexName: ByStatus, IndexKey: status");
+  EXPECT_TRUE(CheckIndexKeys(table, Order("o1", std::nullopt, std::nullopt)).ok());
+}
+
+Status Put(storage::Database& db, const TableDef& table, const Item& item) {
+  std::vector<storage::ItemWrite> writes;
+  writes.push_back({&table, KeyOf(table, item),
+                    [item](const std::optional<Item>&) -> Result<std::optional<Item>> {
+                      return std::optional<Item>(item);
+                    }});
+  auto result = db.WriteItems(std::move(writes));
+  if (!result.ok()) return std::move(result).error();
+  return OkStatus();
+}
+
+std::vector<std::string> IndexIds(storage::Database& db, uint64_t index_id, std::string status) {
+  std::vector<std::string> ids;
+  auto cursor = db.ScanIndexPartition(index_id, AttributeValue::String(std::move(status)), {}, true,
+                                      std::nullopt);
+  for (; cursor->Valid(); cursor->Next()) ids.push_back(cursor->item()->at("id").scalar());
+  return ids;
+}
+
+TEST(IndexMaintenanceTest, EntriesFollowWritesAndBackfillFillsNewIndexes) {
+  TempDb temp;
+  Maintainer maintainer(temp.catalog());
+  temp.db().SetIndexMaintainer(&maintainer);
+  TableDef definition = OrdersTable();
+  definition.indexes.pop_back();  // KeysOnly is added later, as UpdateTable would
+  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(definition));
+  const uint64_t by_status = table->indexes[0].id;
+  ASSERT_OK(Put(temp.db(), *table, Order("o1", "paid", "30")));
+  ASSERT_OK(Put(temp.db(), *table, Order("o2", "paid", "5")));
+  ASSERT_OK(Put(temp.db(), *table, Order("o3", "open", "7")));
+  EXPECT_EQ(IndexIds(temp.db(), by_status, "paid"), (std::vector<std::string>{"o2", "o1"}));
+  ASSERT_OK(Put(temp.db(), *table, Order("o2", "open", "5")));  // index key changes
+  EXPECT_EQ(IndexIds(temp.db(), by_status, "paid"), (std::vector<std::string>{"o1"}));
+  EXPECT_EQ(IndexIds(temp.db(), by_status, "open"), (std::vector<std::string>{"o2", "o3"}));
+  EXPECT_EQ(temp.db().Stats(by_status).item_count, 3);
+
+  TableDef with_new_index = *table;
+  IndexDef added = OrdersTable().indexes[1];
+  ASSERT_OK_AND_ASSIGN(added.id, temp.catalog().AllocateId());
+  added.status = IndexStatus::kCreating;
+  added.backfilling = true;
+  with_new_index.indexes.push_back(added);
+  ASSERT_OK(temp.catalog().Replace(with_new_index));
+  ASSERT_OK(Put(temp.db(), with_new_index, Order("o4", "paid", "1")));  // written during backfill
+  ASSERT_OK_AND_ASSIGN(uint64_t visited, temp.db().BackfillIndex(with_new_index, added.id));
+  EXPECT_EQ(visited, 4u);
+  EXPECT_EQ(IndexIds(temp.db(), added.id, "paid"), (std::vector<std::string>{"o4", "o1"}));
+  EXPECT_EQ(temp.db().Stats(added.id).item_count, 4);  // o4 counted once
+}
+
+}  // namespace
+}  // namespace ddbd::index
