@@ -82,6 +82,28 @@ class Session : public std::enable_shared_from_this<Session> {
     parser_.emplace();
     parser_->body_limit(kBodyLimit);
     parser_->header_limit(kHeaderLimit);
+    bhttp::async_read_header(socket_, buffer_, *parser_,
+                             beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
+  }
+
+  // Clients such as curl send "Expect: 100-continue" with larger bodies and wait (a second,
+  // for curl) for the interim reply before sending the body.
+  void OnHeader(beast::error_code ec, size_t) {
+    if (ec) return OnRead(ec, 0);
+    auto expect = parser_->get().find(bhttp::field::expect);
+    if (expect != parser_->get().end() && beast::iequals(expect->value(), "100-continue")) {
+      static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+      asio::async_write(socket_, asio::buffer(kContinue.data(), kContinue.size()),
+                        [self = shared_from_this()](beast::error_code ec, size_t) {
+                          if (ec) return self->Close();
+                          self->ReadBody();
+                        });
+      return;
+    }
+    ReadBody();
+  }
+
+  void ReadBody() {
     bhttp::async_read(socket_, buffer_, *parser_,
                       beast::bind_front_handler(&Session::OnRead, shared_from_this()));
   }

@@ -101,3 +101,19 @@ def test_cors_preflight(server):
     assert headers["access-control-allow-origin"] == "*"
     assert headers["access-control-allow-methods"] == "POST"
     assert headers["access-control-allow-headers"] == "content-type,x-amz-target"
+
+
+def test_expect_100_continue_gets_the_interim_reply(server):
+    body = b'{"Limit": 1}'
+    head = (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+            b"X-Amz-Target: DynamoDB_20120810.ListTables\r\nExpect: 100-continue\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(head)
+        interim = sock.recv(4096)
+        assert interim.startswith(b"HTTP/1.1 100 Continue\r\n\r\n")
+        sock.sendall(body)
+        reply = b""
+        while b"TableNames" not in reply:
+            reply += sock.recv(4096)
+        assert reply.startswith(b"HTTP/1.1 200")
