@@ -11,6 +11,14 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsWordChar(char c) { return IsLetter(c) || IsDigit(c) || c == '_'; }
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// The end of the UTF-8 character starting at `start` (its continuation bytes included), so
+// messages never cut a character in half.
+size_t CharEnd(std::string_view source, size_t start) {
+  size_t end = start + 1;
+  while (end < source.size() && (static_cast<unsigned char>(source[end]) & 0xC0) == 0x80) ++end;
+  return end;
+}
+
 size_t WordEnd(std::string_view source, size_t start) {
   size_t end = start;
   while (end < source.size() && IsWordChar(source[end])) ++end;
@@ -69,12 +77,12 @@ Result<std::vector<Token>> Tokenize(std::string_view source, std::string_view pa
     } else {
       // A character no token starts with: report it as DynamoDB does, with the next word.
       token.kind = Token::Kind::kPunctuation;
-      token.text = source.substr(i, 1);
+      token.text = source.substr(i, CharEnd(source, i) - i);
       tokens.push_back(token);
-      size_t next = i + 1;
+      size_t next = i + token.text.size();
       while (next < source.size() && IsSpace(source[next])) ++next;
       if (next < source.size()) {
-        size_t next_end = IsWordChar(source[next]) ? WordEnd(source, next) : next + 1;
+        size_t next_end = IsWordChar(source[next]) ? WordEnd(source, next) : CharEnd(source, next);
         tokens.push_back(Token{Token::Kind::kIdentifier, source.substr(next, next_end - next), next});
       }
       return SyntaxError(source, parameter, tokens, tokens.size() - (next < source.size() ? 2 : 1));

@@ -177,3 +177,21 @@ TEST(ParseCacheTest, SharesParsedTreesAndSeparatesKinds) {
 
 }  // namespace
 }  // namespace ddbd::expressions
+
+namespace ddbd::expressions {
+namespace {
+
+TEST(ConditionParserTest, SyntaxErrorsKeepUtf8CharactersWhole) {
+  auto parsed = ParseCondition("a = :v é", ExpressionKind::kCondition);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().message(),
+            "Invalid ConditionExpression: Syntax error; token: \"é\", near: \":v é\"");
+  auto second = ParseCondition(std::string("\0\xed\x9f\xbf", 4), ExpressionKind::kCondition);
+  ASSERT_FALSE(second.ok());
+  using namespace std::string_literals;
+  EXPECT_EQ(second.error().message(),
+            "Invalid ConditionExpression: Syntax error; token: \"\0\", near: \"\0\xed\x9f\xbf\""s);
+}
+
+}  // namespace
+}  // namespace ddbd::expressions
