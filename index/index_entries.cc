@@ -63,18 +63,20 @@ Item Project(const TableDef& table, const IndexDef& index, const AttributeMap& i
 
 std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDef& index,
                                             const AttributeMap& item, bool with_projection) {
-  const AttributeValue* partition = KeyValue(item, index.partition_key);
-  if (!partition) return std::nullopt;
   storage::IndexEntry entry;
+  for (const auto& key : index.partition_keys) {
+    const AttributeValue* value = KeyValue(item, key);
+    if (!value) return std::nullopt;
+    entry.partition.push_back(*value);
+  }
+  for (const auto& key : index.sort_keys) {
+    const AttributeValue* value = KeyValue(item, key);
+    if (!value) return std::nullopt;
+    entry.sort.push_back(*value);
+  }
   entry.index_id = index.id;
   entry.local = index.local;
   entry.backfilling = index.backfilling;
-  entry.index_key.partition = *partition;
-  if (index.sort_key) {
-    const AttributeValue* sort = KeyValue(item, *index.sort_key);
-    if (!sort) return std::nullopt;
-    entry.index_key.sort = *sort;
-  }
   entry.table_key = KeyOf(table, item);
   if (with_projection) {
     entry.projected = Project(table, index, item);
@@ -91,8 +93,8 @@ std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDe
 
 Status CheckIndexKeys(const TableDef& table, const AttributeMap& item) {
   for (const auto& index : table.indexes) {
-    DDBD_RETURN_IF_ERROR(CheckOne(index, index.partition_key, item, true));
-    if (index.sort_key) DDBD_RETURN_IF_ERROR(CheckOne(index, *index.sort_key, item, false));
+    for (const auto& key : index.partition_keys) DDBD_RETURN_IF_ERROR(CheckOne(index, key, item, true));
+    for (const auto& key : index.sort_keys) DDBD_RETURN_IF_ERROR(CheckOne(index, key, item, false));
   }
   return OkStatus();
 }

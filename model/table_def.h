@@ -59,13 +59,14 @@ struct SseDescription {
 enum class ProjectionType : uint8_t { kAll = 1, kKeysOnly = 2, kInclude = 3 };
 enum class IndexStatus : uint8_t { kCreating = 1, kActive = 2, kDeleting = 3, kUpdating = 4 };
 
-// A global or local secondary index.
+// A global or local secondary index. GSIs may have multi-attribute keys: up to four
+// partition and up to four sort attributes; LSIs have exactly one of each.
 struct IndexDef {
   uint64_t id = 0;  // storage id, from the same sequence as table ids
   std::string name;
   bool local = false;  // an LSI (shares the table's partition key)
-  KeyElement partition_key;
-  std::optional<KeyElement> sort_key;
+  std::vector<KeyElement> partition_keys;  // at least one
+  std::vector<KeyElement> sort_keys;
   ProjectionType projection = ProjectionType::kAll;
   std::vector<std::string> non_key_attributes;  // kInclude
   IndexStatus status = IndexStatus::kActive;
@@ -73,7 +74,13 @@ struct IndexDef {
   Throughput throughput;  // GSIs of provisioned tables
 
   bool HasKeyAttribute(std::string_view attribute) const {
-    return partition_key.name == attribute || (sort_key && sort_key->name == attribute);
+    for (const auto& key : partition_keys) {
+      if (key.name == attribute) return true;
+    }
+    for (const auto& key : sort_keys) {
+      if (key.name == attribute) return true;
+    }
+    return false;
   }
   friend bool operator==(const IndexDef&, const IndexDef&) = default;
 };

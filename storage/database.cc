@@ -456,7 +456,7 @@ int64_t Database::AddIndexChanges(const TableDef& table, const WriteOutcome& out
   int64_t local_delta = 0;
   if (outcome.old_item) {
     for (auto& entry : impl_->index_maintainer->Derive(table, *outcome.old_item, 0, false)) {
-      std::string key = IndexEntryKey(entry.index_id, entry.index_key, entry.table_key);
+      std::string key = IndexEntryKey(entry.index_id, entry.partition, entry.sort, entry.table_key);
       if (entry.backfilling) {
         rocksdb::PinnableSlice stored;
         if (!impl_->db->Get(rocksdb::ReadOptions(), impl_->indexes, key, &stored).ok()) continue;
@@ -467,7 +467,7 @@ int64_t Database::AddIndexChanges(const TableDef& table, const WriteOutcome& out
   }
   if (outcome.new_item) {
     for (auto& entry : impl_->index_maintainer->Derive(table, *outcome.new_item, 0, true)) {
-      std::string key = IndexEntryKey(entry.index_id, entry.index_key, entry.table_key);
+      std::string key = IndexEntryKey(entry.index_id, entry.partition, entry.sort, entry.table_key);
       const size_t size = entry.projected_size;
       batch.Put(impl_->indexes, key, EncodeItem(entry.projected, size));
       auto old = old_entries.find(key);
@@ -552,10 +552,11 @@ std::unique_ptr<ItemCursor> Database::ScanHashRange(
 }
 
 std::unique_ptr<ItemCursor> Database::ScanIndexPartition(
-    uint64_t index_id, const AttributeValue& partition, const SortKeyRange& range, bool forward,
+    uint64_t index_id, const std::vector<AttributeValue>& partition,
+    const std::vector<AttributeValue>& sort_prefix, const SortKeyRange& range, bool forward,
     const std::optional<std::string>& exclusive_start) {
-  auto [lower, upper] = PartitionBounds(PartitionPrefix(index_id, partition), range, forward,
-                                        exclusive_start);
+  auto [lower, upper] = PartitionBounds(IndexPartitionPrefix(index_id, partition, sort_prefix),
+                                        range, forward, exclusive_start);
   return std::make_unique<RocksItemCursor>(impl_->db.get(), impl_->indexes, std::move(lower),
                                            std::move(upper), forward);
 }
@@ -585,7 +586,7 @@ Result<uint64_t> Database::BackfillIndex(const TableDef& table, uint64_t index_i
     auto current = impl_->index_maintainer->IndexedTable(table.id);
     if (!current) break;  // the table was dropped
     for (auto& entry : impl_->index_maintainer->Derive(*current, item, index_id, true)) {
-      std::string entry_key = IndexEntryKey(entry.index_id, entry.index_key, entry.table_key);
+      std::string entry_key = IndexEntryKey(entry.index_id, entry.partition, entry.sort, entry.table_key);
       const size_t size = entry.projected_size;
       // A concurrent write may already have added this entry; count it once.
       rocksdb::PinnableSlice existing;

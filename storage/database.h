@@ -80,7 +80,8 @@ struct IndexEntry {
   uint64_t index_id = 0;
   bool local = false;        // an LSI entry: counts toward the item collection
   bool backfilling = false;  // the index may not hold every item's entry yet
-  PrimaryKey index_key;
+  std::vector<AttributeValue> partition;  // the index key, attribute by attribute
+  std::vector<AttributeValue> sort;
   PrimaryKey table_key;
   Item projected;            // empty when derived without projection
   size_t projected_size = 0; // DynamoDB's size of the projected attributes
@@ -144,7 +145,11 @@ class Database {
 
   // Index entries of one index partition, in index sort-key order (or reverse); `range`
   // bounds the index sort key; `exclusive_start` is an IndexEntryKey.
-  std::unique_ptr<ItemCursor> ScanIndexPartition(uint64_t index_id, const AttributeValue& partition,
+  // `sort_prefix` fixes the leading sort attributes (multi-attribute keys); `range` bounds
+  // the next one.
+  std::unique_ptr<ItemCursor> ScanIndexPartition(uint64_t index_id,
+                                                 const std::vector<AttributeValue>& partition,
+                                                 const std::vector<AttributeValue>& sort_prefix,
                                                  const SortKeyRange& range, bool forward,
                                                  const std::optional<std::string>& exclusive_start);
   // Entries of an index whose partition hash lies in [hash_begin, hash_end].

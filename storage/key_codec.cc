@@ -107,9 +107,19 @@ std::string ItemKey(uint64_t table_id, const PrimaryKey& key) {
   return out;
 }
 
-std::string IndexEntryKey(uint64_t index_id, const PrimaryKey& index_key,
-                          const PrimaryKey& table_key) {
-  std::string out = ItemKey(index_id, index_key);
+std::string IndexPartitionPrefix(uint64_t index_id, const std::vector<AttributeValue>& partition,
+                                 const std::vector<AttributeValue>& sort_prefix) {
+  std::string encoded;
+  for (const auto& value : partition) EncodeKeyValue(value, encoded);
+  std::string out = HashPrefix(index_id, PartitionHash(encoded));
+  out += encoded;
+  for (const auto& value : sort_prefix) EncodeKeyValue(value, out);
+  return out;
+}
+
+std::string IndexEntryKey(uint64_t index_id, const std::vector<AttributeValue>& partition,
+                          const std::vector<AttributeValue>& sort, const PrimaryKey& table_key) {
+  std::string out = IndexPartitionPrefix(index_id, partition, sort);
   EncodeKeyValue(table_key.partition, out);
   if (table_key.sort) EncodeKeyValue(*table_key.sort, out);
   return out;

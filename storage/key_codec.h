@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/attribute_value.h"
 #include "model/table_def.h"
@@ -40,8 +41,14 @@ std::string HashPrefix(uint64_t table_id, uint64_t hash);
 // index id ‖ hash64(index pk) ‖ enc(index pk) ‖ enc(index sk) ‖ enc(table pk) ‖ enc(table sk):
 // the key of one index entry. Entries of one index partition are ordered by index sort key,
 // then by the table key (DynamoDB's order for equal index sort keys).
-std::string IndexEntryKey(uint64_t index_id, const PrimaryKey& index_key,
-                          const PrimaryKey& table_key);
+// Multi-attribute keys concatenate their attributes' encodings (each self-delimiting), so
+// tuples order attribute by attribute; single-attribute keys encode as ItemKey does.
+std::string IndexEntryKey(uint64_t index_id, const std::vector<AttributeValue>& partition,
+                          const std::vector<AttributeValue>& sort, const PrimaryKey& table_key);
+// index id ‖ hash64 ‖ enc(partition attributes…) ‖ enc(sort attributes…): the entries of one
+// index partition (optionally narrowed by leading sort attributes) start with this.
+std::string IndexPartitionPrefix(uint64_t index_id, const std::vector<AttributeValue>& partition,
+                                 const std::vector<AttributeValue>& sort_prefix);
 
 // The smallest key greater than every key starting with `prefix`; empty if none exists.
 std::string PrefixSuccessor(std::string_view prefix);

@@ -33,8 +33,8 @@ enum IndexField : uint64_t {
   kIndexId = 1,
   kIndexName = 2,
   kIndexLocal = 3,
-  kIndexPartitionKey = 4,
-  kIndexSortKey = 5,
+  kIndexPartitionKey = 4,  // repeated (multi-attribute keys), in key order
+  kIndexSortKey = 5,       // repeated
   kIndexProjection = 6,
   kIndexNonKeyAttribute = 7,  // repeated
   kIndexStatus = 8,
@@ -109,10 +109,10 @@ std::string EncodeIndex(const IndexDef& index) {
   fields.PutInt(kIndexId, static_cast<int64_t>(index.id));
   fields.Put(kIndexName, index.name);
   fields.PutInt(kIndexLocal, index.local ? 1 : 0);
-  fields.Put(kIndexPartitionKey, EncodeKeyElement(index.partition_key.name, index.partition_key.type));
-  if (index.sort_key) {
-    fields.Put(kIndexSortKey, EncodeKeyElement(index.sort_key->name, index.sort_key->type));
+  for (const auto& key : index.partition_keys) {
+    fields.Put(kIndexPartitionKey, EncodeKeyElement(key.name, key.type));
   }
+  for (const auto& key : index.sort_keys) fields.Put(kIndexSortKey, EncodeKeyElement(key.name, key.type));
   fields.PutInt(kIndexProjection, static_cast<int64_t>(index.projection));
   for (const auto& name : index.non_key_attributes) fields.Put(kIndexNonKeyAttribute, name);
   fields.PutInt(kIndexStatus, static_cast<int64_t>(index.status));
@@ -133,11 +133,12 @@ bool DecodeIndex(std::string_view bytes, IndexDef& index) {
       case kIndexName: index.name = std::string(payload); break;
       case kIndexLocal: index.local = in.SignedVarint() != 0; break;
       case kIndexPartitionKey:
-        ok = DecodeKeyElement(payload, index.partition_key.name, index.partition_key.type);
+        ok = DecodeKeyElement(payload, index.partition_keys.emplace_back().name,
+                              index.partition_keys.back().type);
         break;
       case kIndexSortKey:
-        index.sort_key.emplace();
-        ok = DecodeKeyElement(payload, index.sort_key->name, index.sort_key->type);
+        ok = DecodeKeyElement(payload, index.sort_keys.emplace_back().name,
+                              index.sort_keys.back().type);
         break;
       case kIndexProjection: index.projection = static_cast<ProjectionType>(in.SignedVarint()); break;
       case kIndexNonKeyAttribute: index.non_key_attributes.emplace_back(payload); break;

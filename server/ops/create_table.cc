@@ -34,7 +34,7 @@ Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body)
         "The parameter 'TableName' is required but was not present in the request");
   }
   errors.TableName(*in.table_name, "tableName");
-  DDBD_ASSIGN_OR_RETURN(in.key_schema, ReadKeySchema(body, "keySchema", errors));
+  DDBD_ASSIGN_OR_RETURN(in.key_schema, ReadKeySchema(body, "keySchema", 2, errors));
   DDBD_ASSIGN_OR_RETURN(in.settings, ReadTableSettings(body, ctx.region(), errors));
   DDBD_ASSIGN_OR_RETURN(in.local_indexes, ReadIndexes(body, "LocalSecondaryIndexes", true, errors));
   DDBD_ASSIGN_OR_RETURN(in.global_indexes,

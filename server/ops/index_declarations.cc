@@ -31,18 +31,52 @@ std::optional<KeyAttributeType> TypeOf(const std::vector<AttributeDefinition>& d
   return std::nullopt;
 }
 
+// Multi-attribute GSI keys: HASH elements first, then RANGE elements, up to four of each.
+constexpr size_t kMaxKeyAttributes = 4;
+
 // The checks DynamoDB makes of one index, in its order.
 Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
                             const std::vector<AttributeDefinition>& definitions,
                             BillingMode billing_mode) {
-  DDBD_RETURN_IF_ERROR(CheckKeySchemaShape(in.key_schema, definitions));
-  std::vector<std::string> keys;
-  for (const auto& key : in.key_schema) keys.push_back(key.name);
+  IndexDef index;
+  if (in.key_schema.size() <= 2) {
+    DDBD_RETURN_IF_ERROR(CheckKeySchemaShape(in.key_schema, definitions));
+  } else {
+    // Texts for multi-attribute schemas are unverified; they reuse the two-element ones.
+    std::vector<std::string> keys;
+    for (const auto& key : in.key_schema) keys.push_back(key.name);
+    DDBD_RETURN_IF_ERROR(CheckKeysDefined(keys, definitions));
+    if (std::set<std::string>(keys.begin(), keys.end()).size() != keys.size()) {
+      return Error::Validation(
+          "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+    }
+    if (in.key_schema[0].key_type != "HASH") {
+      return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    }
+  }
+  bool in_sort = false;
+  for (const auto& key : in.key_schema) {
+    const KeyElement element{key.name, *TypeOf(definitions, key.name)};
+    if (key.key_type == "RANGE") {
+      in_sort = true;
+      index.sort_keys.push_back(element);
+    } else if (in_sort) {
+      return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+    } else {
+      index.partition_keys.push_back(element);
+    }
+  }
+  if (index.partition_keys.size() > kMaxKeyAttributes || index.sort_keys.size() > kMaxKeyAttributes) {
+    return Invalid("A global secondary index key schema supports up to 4 partition key attributes "
+                   "and up to 4 sort key attributes: " + in.name);
+  }
   if (in.local) {
-    if (keys.size() != 2) return Invalid("Index KeySchema does not have a range key for index: " + in.name);
-    if (keys[0] != table_hash.name) {
+    if (index.sort_keys.size() != 1 || index.partition_keys.size() != 1) {
+      return Invalid("Index KeySchema does not have a range key for index: " + in.name);
+    }
+    if (index.partition_keys[0].name != table_hash.name) {
       return Invalid("Index KeySchema does not have the same leading hash key as table KeySchema "
-                     "for index: " + in.name + ". index hash key: " + keys[0] +
+                     "for index: " + in.name + ". index hash key: " + index.partition_keys[0].name +
                      ", table hash key: " + table_hash.name);
     }
   }
@@ -60,11 +94,8 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
   if (!in.local && billing_mode == BillingMode::kProvisioned && !in.has_throughput) {
     return Invalid("ProvisionedThroughput must be specified for index: " + in.name);
   }
-  IndexDef index;
   index.name = in.name;
   index.local = in.local;
-  index.partition_key = {keys[0], *TypeOf(definitions, keys[0])};
-  if (keys.size() == 2) index.sort_key = KeyElement{keys[1], *TypeOf(definitions, keys[1])};
   index.projection = *in.projection_type == "ALL"         ? ProjectionType::kAll
                      : *in.projection_type == "KEYS_ONLY" ? ProjectionType::kKeysOnly
                                                           : ProjectionType::kInclude;
@@ -87,7 +118,8 @@ Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool
     errors.TableName(*name, path + ".indexName");
     index.name = std::string(*name);
   }
-  DDBD_ASSIGN_OR_RETURN(index.key_schema, ReadKeySchema(object, path + ".keySchema", errors));
+  DDBD_ASSIGN_OR_RETURN(index.key_schema, ReadKeySchema(object, path + ".keySchema",
+                                                      local ? 2 : 2 * kMaxKeyAttributes, errors));
   DDBD_ASSIGN_OR_RETURN(auto projection, wire::GetObject(object, "Projection"));
   if (!projection) {
     errors.NotNull(path + ".projection");
@@ -211,8 +243,8 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
   std::set<std::string> used = {table_hash.name};
   if (table_range) used.insert(table_range->name);
   for (const auto& index : result) {
-    used.insert(index.partition_key.name);
-    if (index.sort_key) used.insert(index.sort_key->name);
+    for (const auto& key : index.partition_keys) used.insert(key.name);
+    for (const auto& key : index.sort_keys) used.insert(key.name);
   }
   std::vector<std::string> defined;
   for (const auto& def : definitions) defined.push_back(def.name);

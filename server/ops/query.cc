@@ -17,8 +17,9 @@ struct QueryInput {
 };
 
 struct KeyRange {
-  AttributeValue partition;
-  storage::SortKeyRange sort;
+  std::vector<AttributeValue> partition;    // one value per partition attribute
+  std::vector<AttributeValue> sort_prefix;  // equalities on leading sort attributes
+  storage::SortKeyRange sort;               // the condition on the next sort attribute
 };
 
 Error KeyConditionError(std::string_view message) {
@@ -92,65 +93,107 @@ Status ApplySortCondition(const Condition& c, const expressions::Comparator comp
   return OkStatus();
 }
 
-// Turns a bound KeyConditionExpression into a partition and a sort-key range, with
-// DynamoDB's rules and messages.
-Result<KeyRange> AnalyzeKeyCondition(const ReadTarget& target, const ExpressionInputs& expr) {
-  const KeyElement& partition_key = target.partition_key();
-  const std::optional<KeyElement>& sort_key = target.sort_key();
-  std::vector<const Condition*> leaves;
-  DDBD_RETURN_IF_ERROR(Flatten(*expr.key_condition, leaves));
-  if (leaves.size() > 2) return Error::Validation("Conditions can be of length 1 or 2 only");
-  KeyRange range;
-  bool have_partition = false, have_sort = false;
-  for (const Condition* c : leaves) {
-    // One side is the key attribute, the other(s) :values.
-    size_t path_index = c->operands[0].kind == Operand::Kind::kPath ? 0 : 1;
-    const Operand& key_operand = c->operands[path_index];
-    expressions::Comparator comparator =
-        path_index == 1 ? Mirror(c->comparator) : c->comparator;
-    std::vector<const AttributeValue*> values;
-    for (size_t i = 0; i < c->operands.size(); ++i) {
-      if (i == path_index) continue;
-      if (c->operands[i].kind != Operand::Kind::kValue) {
-        return KeyConditionError("Query key condition not supported");
-      }
-      values.push_back(&expr.bindings.Value(c->operands[i].placeholder));
-    }
-    if (key_operand.kind != Operand::Kind::kPath ||
-        (c->kind != Condition::Kind::kCompare && path_index != 0)) {
+// One simple condition of a key condition: the key attribute, the comparator seen from the
+// attribute's side, and the :values.
+struct KeyLeaf {
+  const Condition* condition;
+  std::string attribute;
+  expressions::Comparator comparator;
+  std::vector<const AttributeValue*> values;
+};
+
+Result<KeyLeaf> ReadLeaf(const Condition& c, const ExpressionInputs& expr) {
+  const size_t path_index = c.operands[0].kind == Operand::Kind::kPath ? 0 : 1;
+  const Operand& key_operand = c.operands[path_index];
+  KeyLeaf leaf{&c, {}, path_index == 1 ? Mirror(c.comparator) : c.comparator, {}};
+  for (size_t i = 0; i < c.operands.size(); ++i) {
+    if (i == path_index) continue;
+    if (c.operands[i].kind != Operand::Kind::kValue) {
       return KeyConditionError("Query key condition not supported");
     }
-    expressions::ResolvedPath path = expr.bindings.Resolve(key_operand.path);
-    if (path.size() > 1) {
-      return KeyConditionError("KeyConditionExpressions cannot have conditions on nested attributes");
-    }
-    const std::string& name = path[0].name;
-    const bool is_partition = name == partition_key.name;
-    const bool is_sort = sort_key && name == sort_key->name;
-    if (!is_partition && !is_sort) return KeyConditionError("Query key condition not supported");
-    if ((is_partition && have_partition) || (is_sort && have_sort)) {
-      return KeyConditionError("KeyConditionExpressions must only contain one condition per key");
-    }
-    const KeyAttributeType type = is_partition ? partition_key.type : sort_key->type;
-    for (const AttributeValue* value : values) {
-      if (value->type() != ToAttributeType(type)) {
-        return Error::Validation("One or more parameter values were invalid: Condition parameter "
-                                 "type does not match schema type");
-      }
-    }
-    if (is_partition) {
-      if (c->kind != Condition::Kind::kCompare || comparator != expressions::Comparator::kEq) {
-        return KeyConditionError("Query key condition not supported");
-      }
-      have_partition = true;
-      range.partition = *values[0];
-    } else {
-      have_sort = true;
-      DDBD_RETURN_IF_ERROR(ApplySortCondition(*c, comparator, values, range.sort));
+    leaf.values.push_back(&expr.bindings.Value(c.operands[i].placeholder));
+  }
+  if (key_operand.kind != Operand::Kind::kPath ||
+      (c.kind != Condition::Kind::kCompare && path_index != 0)) {
+    return KeyConditionError("Query key condition not supported");
+  }
+  expressions::ResolvedPath path = expr.bindings.Resolve(key_operand.path);
+  if (path.size() > 1) {
+    return KeyConditionError("KeyConditionExpressions cannot have conditions on nested attributes");
+  }
+  leaf.attribute = path[0].name;
+  return leaf;
+}
+
+Status CheckTypes(const KeyLeaf& leaf, const KeyElement& key) {
+  for (const AttributeValue* value : leaf.values) {
+    if (value->type() != ToAttributeType(key.type)) {
+      return Error::Validation("One or more parameter values were invalid: Condition parameter "
+                               "type does not match schema type");
     }
   }
-  if (!have_partition) {
-    return KeyConditionError("Query condition missed key schema element: " + partition_key.name);
+  return OkStatus();
+}
+
+bool IsEquality(const KeyLeaf& leaf) {
+  return leaf.condition->kind == Condition::Kind::kCompare &&
+         leaf.comparator == expressions::Comparator::kEq;
+}
+
+// Turns a bound KeyConditionExpression into a partition and a sort-key range, with
+// DynamoDB's rules and messages: every partition attribute compared with =, and conditions
+// on a leading run of the sort attributes, all = but the last (multi-attribute GSI keys have
+// up to four of each; tables and LSIs one).
+Result<KeyRange> AnalyzeKeyCondition(const ReadTarget& target, const ExpressionInputs& expr) {
+  const std::vector<KeyElement> partition_keys = target.partition_keys();
+  const std::vector<KeyElement> sort_keys = target.sort_keys();
+  std::vector<const Condition*> conditions;
+  DDBD_RETURN_IF_ERROR(Flatten(*expr.key_condition, conditions));
+  if (partition_keys.size() == 1 && sort_keys.size() <= 1 && conditions.size() > 2) {
+    return Error::Validation("Conditions can be of length 1 or 2 only");
+  }
+  std::vector<std::optional<KeyLeaf>> on_partition(partition_keys.size());
+  std::vector<std::optional<KeyLeaf>> on_sort(sort_keys.size());
+  for (const Condition* c : conditions) {
+    DDBD_ASSIGN_OR_RETURN(KeyLeaf leaf, ReadLeaf(*c, expr));
+    std::optional<KeyLeaf>* slot = nullptr;
+    const KeyElement* key = nullptr;
+    for (size_t i = 0; i < partition_keys.size(); ++i) {
+      if (partition_keys[i].name == leaf.attribute) slot = &on_partition[i], key = &partition_keys[i];
+    }
+    for (size_t i = 0; i < sort_keys.size(); ++i) {
+      if (sort_keys[i].name == leaf.attribute) slot = &on_sort[i], key = &sort_keys[i];
+    }
+    if (!slot) return KeyConditionError("Query key condition not supported");
+    if (*slot) {
+      return KeyConditionError("KeyConditionExpressions must only contain one condition per key");
+    }
+    DDBD_RETURN_IF_ERROR(CheckTypes(leaf, *key));
+    *slot = std::move(leaf);
+  }
+  KeyRange range;
+  for (size_t i = 0; i < partition_keys.size(); ++i) {
+    if (!on_partition[i]) {
+      return KeyConditionError("Query condition missed key schema element: " +
+                               partition_keys[i].name);
+    }
+    if (!IsEquality(*on_partition[i])) return KeyConditionError("Query key condition not supported");
+    range.partition.push_back(*on_partition[i]->values[0]);
+  }
+  size_t constrained = 0;
+  while (constrained < on_sort.size() && on_sort[constrained]) ++constrained;
+  for (size_t i = constrained; i < on_sort.size(); ++i) {
+    if (on_sort[i]) return KeyConditionError("Query key condition not supported");
+  }
+  for (size_t i = 0; i < constrained; ++i) {
+    const KeyLeaf& leaf = *on_sort[i];
+    if (i + 1 < constrained) {
+      if (!IsEquality(leaf)) return KeyConditionError("Query key condition not supported");
+      range.sort_prefix.push_back(*leaf.values[0]);
+    } else {
+      DDBD_RETURN_IF_ERROR(ApplySortCondition(*leaf.condition, leaf.comparator, leaf.values,
+                                              range.sort));
+    }
   }
   return range;
 }
@@ -173,8 +216,10 @@ Status CheckFilterAvoidsKeys(const ReadTarget& target, const ExpressionInputs& e
   std::vector<std::string> names;
   ReferencedAttributes(*expr.filter, expr.bindings, names);
   for (const auto& name : names) {
-    if (name == target.partition_key().name ||
-        (target.sort_key() && name == target.sort_key()->name)) {
+    bool is_key = false;
+    for (const auto& key : target.partition_keys()) is_key |= key.name == name;
+    for (const auto& key : target.sort_keys()) is_key |= key.name == name;
+    if (is_key) {
       return Error::Validation("Filter Expression can only contain non-primary key attributes: "
                                "Primary key attribute: " + name);
     }
@@ -211,15 +256,21 @@ Result<std::string> Query(OpContext& ctx, const Request& req) {
   std::optional<std::string> start;
   if (in.exclusive_start_key) {
     DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(target, *in.exclusive_start_key));
-    if (!(in.exclusive_start_key->at(target.partition_key().name) == range.partition)) {
+    const std::vector<KeyElement> partition_keys = target.partition_keys();
+    bool inside = true;
+    for (size_t i = 0; i < partition_keys.size(); ++i) {
+      inside &= in.exclusive_start_key->at(partition_keys[i].name) == range.partition[i];
+    }
+    if (!inside) {
       return Error::Validation("The provided starting key is outside query boundaries based on "
                                "provided conditions");
     }
   }
-  auto cursor = target.index ? ctx.db().ScanIndexPartition(target.index->id, range.partition,
-                                                           range.sort, in.forward, start)
-                             : ctx.db().ScanPartition(*table, range.partition, range.sort,
-                                                      in.forward, start);
+  auto cursor = target.index
+                    ? ctx.db().ScanIndexPartition(target.index->id, range.partition,
+                                                  range.sort_prefix, range.sort, in.forward, start)
+                    : ctx.db().ScanPartition(*table, range.partition[0], range.sort, in.forward,
+                                             start);
   return ReadPage(ctx.db(), target, *cursor, in.read);
 }
 

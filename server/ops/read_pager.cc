@@ -29,8 +29,8 @@ Item KeyAttributes(const ReadTarget& target, const Item& item) {
   add(target.table->partition_key);
   if (target.table->sort_key) add(*target.table->sort_key);
   if (target.index) {
-    add(target.index->partition_key);
-    if (target.index->sort_key) add(*target.index->sort_key);
+    for (const auto& element : target.index->partition_keys) add(element);
+    for (const auto& element : target.index->sort_keys) add(element);
   }
   return key;
 }
@@ -84,6 +84,17 @@ Result<ReadOptions> ReadReadOptions(wire::JsonObject body, const ExpressionMembe
                              std::string(*select));
   }
   return options;
+}
+
+std::vector<KeyElement> ReadTarget::partition_keys() const {
+  if (index) return index->partition_keys;
+  return {table->partition_key};
+}
+
+std::vector<KeyElement> ReadTarget::sort_keys() const {
+  if (index) return index->sort_keys;
+  if (table->sort_key) return {*table->sort_key};
+  return {};
 }
 
 Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options) {
@@ -140,21 +151,23 @@ Result<std::string> StartKeyFor(const ReadTarget& target, const Item& start_key)
     if (start_key.size() != table_key.size()) return invalid();
     return storage::ItemKey(table.id, *key);
   }
-  PrimaryKey index_key;
+  std::vector<AttributeValue> partition, sort;
   size_t expected = table_key.size();
-  for (const KeyElement* element :
-       {&target.index->partition_key, target.index->sort_key ? &*target.index->sort_key : nullptr}) {
-    if (!element) continue;
-    auto it = start_key.find(element->name);
-    if (it == start_key.end() || it->second.type() != ToAttributeType(element->type)) {
-      return invalid();
-    }
-    if (!table_key.count(element->name)) ++expected;
-    (element == &target.index->partition_key ? index_key.partition : index_key.sort.emplace()) =
-        it->second;
+  auto take = [&](const KeyElement& element, std::vector<AttributeValue>& values) {
+    auto it = start_key.find(element.name);
+    if (it == start_key.end() || it->second.type() != ToAttributeType(element.type)) return false;
+    if (!table_key.count(element.name)) ++expected;
+    values.push_back(it->second);
+    return true;
+  };
+  for (const auto& element : target.index->partition_keys) {
+    if (!take(element, partition)) return invalid();
+  }
+  for (const auto& element : target.index->sort_keys) {
+    if (!take(element, sort)) return invalid();
   }
   if (start_key.size() != expected) return invalid();
-  return storage::IndexEntryKey(target.index->id, index_key, *key);
+  return storage::IndexEntryKey(target.index->id, partition, sort, *key);
 }
 
 Result<std::string> ReadPage(storage::Database& db, const ReadTarget& target,

@@ -36,12 +36,9 @@ Result<ReadOptions> ReadReadOptions(wire::JsonObject body, const ExpressionMembe
 struct ReadTarget {
   const TableDef* table = nullptr;
   const IndexDef* index = nullptr;  // null: the table
-  const KeyElement& partition_key() const {
-    return index ? index->partition_key : table->partition_key;
-  }
-  const std::optional<KeyElement>& sort_key() const {
-    return index ? index->sort_key : table->sort_key;
-  }
+  // The key attributes, in key order (several for multi-attribute GSI keys).
+  std::vector<KeyElement> partition_keys() const;
+  std::vector<KeyElement> sort_keys() const;
 };
 
 // Resolves IndexName with DynamoDB's rules: the index must exist and be readable, GSIs

@@ -51,11 +51,11 @@ std::string_view IndexStatusName(IndexStatus status) {
 
 void WriteIndexKeySchema(wire::JsonWriter& out, const IndexDef& index) {
   out.BeginArray();
-  out.BeginObject().Key("AttributeName").String(index.partition_key.name)
-      .Key("KeyType").String("HASH").EndObject();
-  if (index.sort_key) {
-    out.BeginObject().Key("AttributeName").String(index.sort_key->name)
-        .Key("KeyType").String("RANGE").EndObject();
+  for (const auto& key : index.partition_keys) {
+    out.BeginObject().Key("AttributeName").String(key.name).Key("KeyType").String("HASH").EndObject();
+  }
+  for (const auto& key : index.sort_keys) {
+    out.BeginObject().Key("AttributeName").String(key.name).Key("KeyType").String("RANGE").EndObject();
   }
   out.EndArray();
 }

@@ -67,6 +67,7 @@ void CheckKeyAttributeName(std::optional<std::string_view> name, const std::stri
 }
 
 Result<std::vector<KeySchemaInput>> ReadKeySchema(wire::JsonObject object, const std::string& path,
+                                                  size_t max_elements,
                                                   wire::ConstraintErrors& errors) {
   DDBD_ASSIGN_OR_RETURN(auto array, wire::GetArray(object, "KeySchema"));
   std::vector<KeySchemaInput> schema;
@@ -86,7 +87,7 @@ Result<std::vector<KeySchemaInput>> ReadKeySchema(wire::JsonObject object, const
     schema.push_back({std::string(name.value_or("")), std::string(key_type.value_or(""))});
   }
   if (schema.empty()) errors.LengthAtLeast("[]", path, 1);
-  if (schema.size() > 2) errors.LengthAtMost("[...]", path, 2);
+  if (schema.size() > max_elements) errors.LengthAtMost("[...]", path, max_elements);
   return schema;
 }
 

@@ -21,8 +21,8 @@ TableDef OrdersTable() {
                                  {"total", KeyAttributeType::kN}};
   IndexDef by_status;
   by_status.name = "ByStatus";
-  by_status.partition_key = {"status", KeyAttributeType::kS};
-  by_status.sort_key = KeyElement{"total", KeyAttributeType::kN};
+  by_status.partition_keys = {{"status", KeyAttributeType::kS}};
+  by_status.sort_keys = {{"total", KeyAttributeType::kN}};
   by_status.projection = ProjectionType::kInclude;
   by_status.non_key_attributes = {"customer"};
   IndexDef keys_only = by_status;
@@ -49,8 +49,8 @@ TEST(IndexEntriesTest, SparseMembershipAndProjection) {
   EXPECT_FALSE(EntryFor(table, table.indexes[0], Order("o1", "paid", std::nullopt)).has_value());
   auto entry = EntryFor(table, table.indexes[0], Order("o1", "paid", "5"));
   ASSERT_TRUE(entry.has_value());
-  EXPECT_EQ(entry->index_key.partition, AttributeValue::String("paid"));
-  EXPECT_EQ(*entry->index_key.sort, AttributeValue::NumberText("5"));
+  EXPECT_EQ(entry->partition, std::vector<AttributeValue>{AttributeValue::String("paid")});
+  EXPECT_EQ(entry->sort, std::vector<AttributeValue>{AttributeValue::NumberText("5")});
   EXPECT_EQ(entry->table_key.partition, AttributeValue::String("o1"));
   EXPECT_EQ(entry->projected.count("customer"), 1u);
   EXPECT_EQ(entry->projected.count("note"), 0u);
@@ -92,8 +92,8 @@ Status Put(storage::Database& db, const TableDef& table, const Item& item) {
 
 std::vector<std::string> IndexIds(storage::Database& db, uint64_t index_id, std::string status) {
   std::vector<std::string> ids;
-  auto cursor = db.ScanIndexPartition(index_id, AttributeValue::String(std::move(status)), {}, true,
-                                      std::nullopt);
+  auto cursor = db.ScanIndexPartition(index_id, {AttributeValue::String(std::move(status))}, {}, {},
+                                      true, std::nullopt);
   for (; cursor->Valid(); cursor->Next()) ids.push_back(cursor->item()->at("id").scalar());
   return ids;
 }
