@@ -58,3 +58,32 @@ test("consistent reads are refused on a GSI", async () => {
   })), { name: "ValidationException",
          message: "Consistent reads are not supported on global secondary indexes" });
 });
+
+test("multi-attribute GSI keys through the SDK", async () => {
+  await client.send(new CreateTableCommand({
+    TableName: "Matches", BillingMode: "PAY_PER_REQUEST",
+    KeySchema: [{ AttributeName: "matchId", KeyType: "HASH" }],
+    AttributeDefinitions: [["matchId", "S"], ["tournamentId", "S"], ["region", "S"], ["round", "N"]]
+      .map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
+    GlobalSecondaryIndexes: [{
+      IndexName: "ByTournamentRegion", Projection: { ProjectionType: "KEYS_ONLY" },
+      KeySchema: [{ AttributeName: "tournamentId", KeyType: "HASH" },
+                  { AttributeName: "region", KeyType: "HASH" },
+                  { AttributeName: "round", KeyType: "RANGE" }],
+    }],
+  }));
+  for (const [matchId, tournamentId, region, round] of
+       [["m1", "WINTER", "NA", 3], ["m2", "WINTER", "NA", 1], ["m3", "WINTER", "EU", 2]]) {
+    await ddbDoc.send(new PutCommand({ TableName: "Matches", Item: { matchId, tournamentId, region, round } }));
+  }
+  const { Items } = await ddbDoc.send(new QueryCommand({
+    TableName: "Matches", IndexName: "ByTournamentRegion",
+    KeyConditionExpression: "tournamentId = :t AND #region = :r AND #round < :n",
+    ExpressionAttributeNames: { "#region": "region", "#round": "round" },
+    ExpressionAttributeValues: { ":t": "WINTER", ":r": "NA", ":n": 5 },
+  }));
+  assert.deepEqual(Items, [
+    { matchId: "m2", tournamentId: "WINTER", region: "NA", round: 1 },
+    { matchId: "m1", tournamentId: "WINTER", region: "NA", round: 3 },
+  ]);
+});

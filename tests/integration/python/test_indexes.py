@@ -388,3 +388,88 @@ def test_projected_attribute_budget(raw):
         400, "ValidationException",
         "One or more parameter values were invalid: Number of projected attributes in all indexes "
         "exceeds limit of 100")
+
+
+def test_multi_attribute_gsi_keys(raw, ddb):
+    """A GSI keyed on tournament+region (partition) and round+bracket (sort), as DynamoDB's
+    multi-attribute keys allow (over raw HTTP: Debian's botocore predates them)."""
+    status, _, message, body = raw("CreateTable", {
+        "TableName": "Matches", "BillingMode": "PAY_PER_REQUEST", "KeySchema": keys("matchId"),
+        "AttributeDefinitions": attr_defs(matchId="S", tournamentId="S", region="S", round="N", bracket="S"),
+        "GlobalSecondaryIndexes": [{"IndexName": "ByTournamentRegion", "Projection": {"ProjectionType": "ALL"},
+                                    "KeySchema": [{"AttributeName": "tournamentId", "KeyType": "HASH"},
+                                                  {"AttributeName": "region", "KeyType": "HASH"},
+                                                  {"AttributeName": "round", "KeyType": "RANGE"},
+                                                  {"AttributeName": "bracket", "KeyType": "RANGE"}]}]})
+    assert status == 200, message
+    assert body["TableDescription"]["GlobalSecondaryIndexes"][0]["KeySchema"] == [
+        {"AttributeName": "tournamentId", "KeyType": "HASH"}, {"AttributeName": "region", "KeyType": "HASH"},
+        {"AttributeName": "round", "KeyType": "RANGE"}, {"AttributeName": "bracket", "KeyType": "RANGE"}]
+    matches = [("m1", "WINTER", "NA", 1, "UPPER"), ("m2", "WINTER", "NA", 1, "LOWER"),
+               ("m3", "WINTER", "NA", 2, "UPPER"), ("m4", "WINTER", "EU", 1, "UPPER"),
+               ("m5", "SUMMER", "NA", 1, "UPPER"), ("m6", "WINTER", "NA", 10, "FINAL")]
+    for match_id, tournament, region, round_, bracket in matches:
+        ddb.put_item(TableName="Matches", Item={"matchId": {"S": match_id}, "tournamentId": {"S": tournament},
+                                                "region": {"S": region}, "round": {"N": str(round_)},
+                                                "bracket": {"S": bracket}})
+    ddb.put_item(TableName="Matches", Item={"matchId": {"S": "m7"}, "tournamentId": {"S": "WINTER"},
+                                            "region": {"S": "NA"}})  # no sort attributes: not indexed
+
+    def query(expression, values, **extra):
+        names = {k: v for k, v in {"#r": "round", "#g": "region"}.items() if k in expression}
+        status, name, message, body = raw("Query", {
+            "TableName": "Matches", "IndexName": "ByTournamentRegion", "KeyConditionExpression": expression,
+            "ExpressionAttributeNames": names, "ExpressionAttributeValues": values, **extra})
+        if status != 200:
+            return message
+        return [i["matchId"]["S"] for i in body["Items"]]
+
+    v = {":t": {"S": "WINTER"}, ":g": {"S": "NA"}}
+    assert query("tournamentId = :t AND #g = :g AND #r >= :x", {**v, ":x": {"N": "0"}}) == ["m2", "m1", "m3", "m6"]
+    assert query("tournamentId = :t AND #g = :g", v) == ["m2", "m1", "m3", "m6"]
+    assert query("tournamentId = :t AND #g = :g AND #r = :one AND begins_with(bracket, :u)",
+                 {**v, ":one": {"N": "1"}, ":u": {"S": "UP"}}) == ["m1"]
+    assert query("tournamentId = :t AND #g = :g AND #r BETWEEN :a AND :b",
+                 {**v, ":a": {"N": "2"}, ":b": {"N": "10"}}, ScanIndexForward=False) == ["m6", "m3"]
+    assert query("tournamentId = :t AND #g = :g AND #r = :one", {**v, ":one": {"N": "1"}}, Limit=1) == ["m2"]
+    assert query("tournamentId = :t AND #r = :one", {":t": {"S": "WINTER"}, ":one": {"N": "1"}}) == (
+        "Invalid KeyConditionExpression: Query condition missed key schema element: region")
+    assert query("tournamentId = :t AND #g = :g AND bracket = :u", {**v, ":u": {"S": "UPPER"}}) == (
+        "Invalid KeyConditionExpression: Query key condition not supported")
+    assert query("tournamentId = :t AND #g = :g AND #r > :one AND bracket = :u",
+                 {**v, ":one": {"N": "1"}, ":u": {"S": "UPPER"}}) == (
+        "Invalid KeyConditionExpression: Query key condition not supported")
+    # Paging resumes inside the composite order.
+    status, _, _, first = raw("Query", {"TableName": "Matches", "IndexName": "ByTournamentRegion",
+                                        "KeyConditionExpression": "tournamentId = :t AND #g = :g",
+                                        "ExpressionAttributeNames": {"#g": "region"},
+                                        "ExpressionAttributeValues": v, "Limit": 2})
+    assert first["LastEvaluatedKey"] == {"matchId": {"S": "m1"}, "tournamentId": {"S": "WINTER"},
+                                         "region": {"S": "NA"}, "round": {"N": "1"}, "bracket": {"S": "UPPER"}}
+    status, _, _, rest = raw("Query", {"TableName": "Matches", "IndexName": "ByTournamentRegion",
+                                       "KeyConditionExpression": "tournamentId = :t AND #g = :g",
+                                       "ExpressionAttributeNames": {"#g": "region"},
+                                       "ExpressionAttributeValues": v,
+                                       "ExclusiveStartKey": first["LastEvaluatedKey"]})
+    assert [i["matchId"]["S"] for i in rest["Items"]] == ["m3", "m6"]
+    ddb.update_item(TableName="Matches", Key={"matchId": {"S": "m3"}}, UpdateExpression="SET #g = :eu",
+                    ExpressionAttributeNames={"#g": "region"}, ExpressionAttributeValues={":eu": {"S": "EU"}})
+    assert query("tournamentId = :t AND #g = :g", {":t": {"S": "WINTER"}, ":g": {"S": "EU"}}) == ["m4", "m3"]
+
+    five = [{"AttributeName": f"h{i}", "KeyType": "HASH"} for i in range(5)]
+    status, name, message, _ = raw("CreateTable", {
+        "TableName": "TooMany", "BillingMode": "PAY_PER_REQUEST", "KeySchema": keys("pk"),
+        "AttributeDefinitions": attr_defs(pk="S", **{f"h{i}": "S" for i in range(5)}),
+        "GlobalSecondaryIndexes": [{"IndexName": "Five", "KeySchema": five,
+                                    "Projection": {"ProjectionType": "ALL"}}]})
+    assert (status, name) == (400, "ValidationException")
+    lsi = raw("CreateTable", {
+        "TableName": "LsiMulti", "BillingMode": "PAY_PER_REQUEST", "KeySchema": keys("pk", "sk"),
+        "AttributeDefinitions": attr_defs(pk="S", sk="S", a="S", b="S"),
+        "LocalSecondaryIndexes": [{"IndexName": "Multi", "Projection": {"ProjectionType": "ALL"},
+                                   "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                                                 {"AttributeName": "a", "KeyType": "RANGE"},
+                                                 {"AttributeName": "b", "KeyType": "RANGE"}]}]})
+    assert lsi[:3] == (400, "ValidationException",
+                       "1 validation error detected: Value '[...]' at 'localSecondaryIndexes.1.member.keySchema' "
+                       "failed to satisfy constraint: Member must have length less than or equal to 2")
