@@ -29,7 +29,9 @@ namespace {
 
 // Catalog keyspace prefixes in the default column family. Stored on disk: never renumber.
 constexpr char kTablePrefix = 'T';  // T scope \0 name → table record
-constexpr char kStatsPrefix = 'S';  // S table-id → 16-byte stats (merge operands)
+// S table-id → statistics of the table and its indexes: (id, item count, bytes) entries of
+// 24 bytes each, merged by id (merge operands are deltas of the same shape).
+constexpr char kStatsPrefix = 'S';
 // C table-id ‖ enc(pk) → 16-byte stats of one item collection (tables with LSIs).
 constexpr char kCollectionPrefix = 'C';
 constexpr std::string_view kNextTableIdKey = "N";
@@ -54,12 +56,21 @@ std::string StatsKey(uint64_t table_id) {
   return key;
 }
 
-std::string EncodeStats(int64_t count, int64_t bytes) {
-  std::string out(16, '\0');
-  std::memcpy(out.data(), &count, 8);
-  std::memcpy(out.data() + 8, &bytes, 8);
+using StatsEntries = std::map<uint64_t, TableStats>;  // id → statistics
+
+std::string EncodeStats(const StatsEntries& entries) {
+  std::string out(24 * entries.size(), '\0');
+  char* p = out.data();
+  for (const auto& [id, stats] : entries) {
+    std::memcpy(p, &id, 8);
+    std::memcpy(p + 8, &stats.item_count, 8);
+    std::memcpy(p + 16, &stats.size_bytes, 8);
+    p += 24;
+  }
   return out;
 }
+
+std::string EncodeStats(uint64_t id, TableStats stats) { return EncodeStats({{id, stats}}); }
 
 std::string CollectionKey(uint64_t table_id, const AttributeValue& partition) {
   std::string key(1, kCollectionPrefix);
@@ -74,24 +85,34 @@ std::string CollectionPrefix(uint64_t table_id) {
   return key;
 }
 
-TableStats DecodeStats(const rocksdb::Slice& slice) {
-  TableStats stats;
-  if (slice.size() == 16) {
-    std::memcpy(&stats.item_count, slice.data(), 8);
-    std::memcpy(&stats.size_bytes, slice.data() + 8, 8);
+void AddStats(const rocksdb::Slice& slice, StatsEntries& into) {
+  for (size_t offset = 0; offset + 24 <= slice.size(); offset += 24) {
+    uint64_t id;
+    TableStats stats;
+    std::memcpy(&id, slice.data() + offset, 8);
+    std::memcpy(&stats.item_count, slice.data() + offset + 8, 8);
+    std::memcpy(&stats.size_bytes, slice.data() + offset + 16, 8);
+    TableStats& total = into[id];
+    total.item_count += stats.item_count;
+    total.size_bytes += stats.size_bytes;
   }
-  return stats;
 }
 
-// Adds (count, bytes) deltas.
+StatsEntries DecodeStats(const rocksdb::Slice& slice) {
+  StatsEntries entries;
+  AddStats(slice, entries);
+  return entries;
+}
+
+// Sums statistics entries by id.
 class StatsMergeOperator : public rocksdb::AssociativeMergeOperator {
  public:
   bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing, const rocksdb::Slice& value,
              std::string* new_value, rocksdb::Logger*) const override {
-    TableStats base = existing ? DecodeStats(*existing) : TableStats{};
-    TableStats delta = DecodeStats(value);
-    *new_value = EncodeStats(base.item_count + delta.item_count,
-                             base.size_bytes + delta.size_bytes);
+    StatsEntries entries;
+    if (existing) AddStats(*existing, entries);
+    AddStats(value, entries);
+    *new_value = EncodeStats(entries);
     return true;
   }
   const char* Name() const override { return "ddbd.StatsAdd"; }
@@ -250,12 +271,11 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   std::unique_ptr<rocksdb::Iterator> it(raw->NewIterator(rocksdb::ReadOptions(), impl->catalog));
   for (it->Seek(std::string(1, kStatsPrefix)); it->Valid() && it->key()[0] == kStatsPrefix;
        it->Next()) {
-    ByteReader reader(std::string_view(it->key().data() + 1, it->key().size() - 1));
-    uint64_t table_id = reader.FixedBigEndian64();
-    TableStats stats = DecodeStats(it->value());
-    LiveStats& live = impl->StatsFor(table_id);
-    live.item_count = stats.item_count;
-    live.size_bytes = stats.size_bytes;
+    for (const auto& [id, stats] : DecodeStats(it->value())) {
+      LiveStats& live = impl->StatsFor(id);
+      live.item_count = stats.item_count;
+      live.size_bytes = stats.size_bytes;
+    }
   }
   if (!it->status().ok()) return StorageError(it->status());
   return std::unique_ptr<Database>(new Database(std::move(impl)));
@@ -300,7 +320,6 @@ Status Database::DropTable(const TableDef& table) {
   batch.Delete(impl_->catalog, StatsKey(table.id));
   batch.DeleteRange(impl_->items, TablePrefix(table.id), TablePrefix(table.id + 1));
   for (const auto& index : table.indexes) {
-    batch.Delete(impl_->catalog, StatsKey(index.id));
     batch.DeleteRange(impl_->indexes, TablePrefix(index.id), TablePrefix(index.id + 1));
   }
   batch.DeleteRange(impl_->catalog, CollectionPrefix(table.id), CollectionPrefix(table.id + 1));
@@ -312,9 +331,11 @@ Status Database::DropTable(const TableDef& table) {
   return OkStatus();
 }
 
-Status Database::DropIndex(uint64_t index_id) {
+Status Database::DropIndex(const TableDef& table, uint64_t index_id) {
   rocksdb::WriteBatch batch;
-  batch.Delete(impl_->catalog, StatsKey(index_id));
+  const TableStats live = Stats(index_id);
+  batch.Merge(impl_->catalog, StatsKey(table.id),
+              EncodeStats(index_id, TableStats{-live.item_count, -live.size_bytes}));
   batch.DeleteRange(impl_->indexes, TablePrefix(index_id), TablePrefix(index_id + 1));
   rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
   if (!status.ok()) return StorageError(status);
@@ -361,16 +382,18 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
 
   rocksdb::WriteBatch batch;
   std::vector<WriteOutcome> outcomes(writes.size());
-  std::vector<std::pair<LiveStats*, TableStats>> deltas;
+  // Statistics deltas of the whole call, per table: one merge operand per table at the end.
+  std::map<uint64_t, StatsEntries> deltas;
   std::map<std::string, int64_t> pending_collections;  // collection key → size so far
+  uint64_t table_id = 0;  // the table of the write being prepared
   auto add_delta = [&](uint64_t id, TableStats delta) {
-    if (delta.item_count == 0 && delta.size_bytes == 0) return;  // e.g. a same-size replace
-    batch.Merge(impl_->catalog, StatsKey(id), EncodeStats(delta.item_count, delta.size_bytes));
-    deltas.emplace_back(&impl_->StatsFor(id), delta);
+    TableStats& total = deltas[table_id][id];
+    total.item_count += delta.item_count;
+    total.size_bytes += delta.size_bytes;
   };
   for (size_t i = 0; i < writes.size(); ++i) {
     WriteOutcome& outcome = outcomes[i];
-    const uint64_t table_id = writes[i].table->id;
+    table_id = writes[i].table->id;
     const std::shared_ptr<const TableDef> indexed_table =
         impl_->index_maintainer ? impl_->index_maintainer->IndexedTable(table_id) : nullptr;
     const bool indexed = indexed_table != nullptr;
@@ -409,13 +432,22 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
                                              pending_collections));
     }
   }
+  for (auto& [table, entries] : deltas) {
+    std::erase_if(entries, [](const auto& entry) {  // e.g. a same-size replace
+      return entry.second.item_count == 0 && entry.second.size_bytes == 0;
+    });
+    if (!entries.empty()) batch.Merge(impl_->catalog, StatsKey(table), EncodeStats(entries));
+  }
   if (batch.Count() > 0) {
     rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
     if (!status.ok()) return StorageError(status);
   }
-  for (auto& [live, delta] : deltas) {
-    live->item_count += delta.item_count;
-    live->size_bytes += delta.size_bytes;
+  for (const auto& [table, entries] : deltas) {
+    for (const auto& [id, delta] : entries) {
+      LiveStats& live = impl_->StatsFor(id);
+      live.item_count += delta.item_count;
+      live.size_bytes += delta.size_bytes;
+    }
   }
   return outcomes;
 }
@@ -429,14 +461,14 @@ Result<int64_t> Database::UpdateCollection(uint64_t table_id, const AttributeVal
     std::string stored;
     rocksdb::Status status = impl_->db->Get(rocksdb::ReadOptions(), impl_->catalog, key, &stored);
     if (!status.ok() && !status.IsNotFound()) return StorageError(status);
-    it = pending.emplace(key, status.ok() ? DecodeStats(stored).size_bytes : 0).first;
+    it = pending.emplace(key, status.ok() ? DecodeStats(stored)[0].size_bytes : 0).first;
   }
   const int64_t size = it->second + delta;
   if (delta > 0 && size > impl_->item_collection_limit) {
     return Error::ItemCollectionSizeLimitExceeded();
   }
   it->second = size;
-  batch.Merge(impl_->catalog, key, EncodeStats(0, delta));
+  batch.Merge(impl_->catalog, key, EncodeStats(0, TableStats{0, delta}));
   return size;
 }
 
@@ -594,7 +626,8 @@ Result<uint64_t> Database::BackfillIndex(const TableDef& table, uint64_t index_i
         continue;
       }
       batch.Put(impl_->indexes, entry_key, EncodeItem(entry.projected, size));
-      batch.Merge(impl_->catalog, StatsKey(index_id), EncodeStats(1, static_cast<int64_t>(size)));
+      batch.Merge(impl_->catalog, StatsKey(table.id),
+                  EncodeStats(index_id, TableStats{1, static_cast<int64_t>(size)}));
       deltas.emplace_back(&impl_->StatsFor(index_id), TableStats{1, static_cast<int64_t>(size)});
     }
     if (batch.Count() > 0) {

@@ -121,7 +121,7 @@ class Database {
   // Removes the table's record, items, index entries and statistics in O(1) (range deletion).
   Status DropTable(const TableDef& table);
   // Removes one index's entries and statistics (the table record is the caller's).
-  Status DropIndex(uint64_t index_id);
+  Status DropIndex(const TableDef& table, uint64_t index_id);
   // Statistics of a table or of an index (by id).
   TableStats Stats(uint64_t id) const;
 

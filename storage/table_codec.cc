@@ -68,12 +68,14 @@ std::string EncodeKeyElement(std::string_view name, KeyAttributeType type) {
   return out;
 }
 
-bool DecodeKeyElement(std::string_view payload, std::string& name, KeyAttributeType& type) {
+// Fills a KeyElement or an AttributeDefinition: both are a name and a type.
+template <typename NamedType>
+bool DecodeKeyElement(std::string_view payload, NamedType& key) {
   ByteReader reader(payload);
-  name = std::string(reader.Bytes());
+  key.name = std::string(reader.Bytes());
   uint8_t t = reader.Byte();
   if (t < 1 || t > 3) return false;
-  type = static_cast<KeyAttributeType>(t);
+  key.type = static_cast<KeyAttributeType>(t);
   return reader.ok();
 }
 
@@ -132,14 +134,8 @@ bool DecodeIndex(std::string_view bytes, IndexDef& index) {
       case kIndexId: index.id = static_cast<uint64_t>(in.SignedVarint()); break;
       case kIndexName: index.name = std::string(payload); break;
       case kIndexLocal: index.local = in.SignedVarint() != 0; break;
-      case kIndexPartitionKey:
-        ok = DecodeKeyElement(payload, index.partition_keys.emplace_back().name,
-                              index.partition_keys.back().type);
-        break;
-      case kIndexSortKey:
-        ok = DecodeKeyElement(payload, index.sort_keys.emplace_back().name,
-                              index.sort_keys.back().type);
-        break;
+      case kIndexPartitionKey: ok = DecodeKeyElement(payload, index.partition_keys.emplace_back()); break;
+      case kIndexSortKey: ok = DecodeKeyElement(payload, index.sort_keys.emplace_back()); break;
       case kIndexProjection: index.projection = static_cast<ProjectionType>(in.SignedVarint()); break;
       case kIndexNonKeyAttribute: index.non_key_attributes.emplace_back(payload); break;
       case kIndexStatus: index.status = static_cast<IndexStatus>(in.SignedVarint()); break;
@@ -196,15 +192,15 @@ Result<TableDef> DecodeTableDef(std::string_view bytes) {
       case kUuid: t.table_uuid = std::string(payload); break;
       case kRegion: t.region = std::string(payload); break;
       case kPartitionKey:
-        ok = DecodeKeyElement(payload, t.partition_key.name, t.partition_key.type);
+        ok = DecodeKeyElement(payload, t.partition_key);
         break;
       case kSortKey:
         t.sort_key.emplace();
-        ok = DecodeKeyElement(payload, t.sort_key->name, t.sort_key->type);
+        ok = DecodeKeyElement(payload, *t.sort_key);
         break;
       case kAttributeDefinition: {
         AttributeDefinition def;
-        ok = DecodeKeyElement(payload, def.name, def.type);
+        ok = DecodeKeyElement(payload, def);
         t.attribute_definitions.push_back(std::move(def));
         break;
       }

@@ -102,7 +102,7 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   // The response still lists deleted indexes, as DELETING; storage forgets them at once.
   TableDef reported = table;
   for (const auto& index : changes.deleted) {
-    DDBD_RETURN_IF_ERROR(ctx.db().DropIndex(index.id));
+    DDBD_RETURN_IF_ERROR(ctx.db().DropIndex(table, index.id));
     reported.indexes.push_back(index);
   }
   const bool indexes_changing = !changes.created.empty() || !changes.deleted.empty();

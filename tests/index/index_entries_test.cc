@@ -3,6 +3,8 @@
 #include "index/index_entries.h"
 
 #include <gtest/gtest.h>
+#include <memory>
+
 
 #include "tests/testing/test_util.h"
 
@@ -127,6 +129,32 @@ TEST(IndexMaintenanceTest, EntriesFollowWritesAndBackfillFillsNewIndexes) {
   EXPECT_EQ(visited, 4u);
   EXPECT_EQ(IndexIds(temp.db(), added.id, "paid"), (std::vector<std::string>{"o4", "o1"}));
   EXPECT_EQ(temp.db().Stats(added.id).item_count, 4);  // o4 counted once
+}
+
+TEST(IndexMaintenanceTest, IndexStatisticsSurviveReopenAndDropIndexClearsThem) {
+  TempDb temp;
+  auto maintainer = std::make_unique<Maintainer>(temp.catalog());
+  temp.db().SetIndexMaintainer(maintainer.get());
+  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(OrdersTable()));
+  const uint64_t by_status = table->indexes[0].id;
+  const uint64_t keys_only = table->indexes[1].id;
+  ASSERT_OK(Put(temp.db(), *table, Order("o1", "paid", "30")));
+  ASSERT_OK(Put(temp.db(), *table, Order("o2", "paid", std::nullopt)));  // in no index
+  ASSERT_OK(Put(temp.db(), *table, Order("o3", "open", "7")));
+  const int64_t by_status_bytes = temp.db().Stats(by_status).size_bytes;
+  EXPECT_GT(by_status_bytes, temp.db().Stats(keys_only).size_bytes);
+  ASSERT_OK(temp.db().DropIndex(*table, keys_only));
+  EXPECT_EQ(temp.db().Stats(keys_only).item_count, 0);
+
+  const uint64_t table_id = table->id;
+  temp.Reopen();
+  maintainer = std::make_unique<Maintainer>(temp.catalog());
+  temp.db().SetIndexMaintainer(maintainer.get());
+  EXPECT_EQ(temp.db().Stats(table_id).item_count, 3);
+  EXPECT_EQ(temp.db().Stats(by_status).item_count, 2);
+  EXPECT_EQ(temp.db().Stats(by_status).size_bytes, by_status_bytes);
+  EXPECT_EQ(temp.db().Stats(keys_only).item_count, 0);
+  EXPECT_EQ(temp.db().Stats(keys_only).size_bytes, 0);
 }
 
 }  // namespace

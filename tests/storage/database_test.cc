@@ -115,6 +115,25 @@ TEST(TableCodecTest, RoundTripsEveryField) {
   table.table_class = "STANDARD_INFREQUENT_ACCESS";
   table.sse = {true, "KMS", "arn:key"};
   table.tags = {{"env", "dev"}, {"team", ""}};
+  IndexDef global;
+  global.id = 43;
+  global.name = "ByRegionAndDay";
+  global.partition_keys = {{"region", KeyAttributeType::kS}, {"shard", KeyAttributeType::kN}};
+  global.sort_keys = {{"day", KeyAttributeType::kS}, {"hour", KeyAttributeType::kN},
+                      {"blob", KeyAttributeType::kB}};
+  global.projection = ProjectionType::kInclude;
+  global.non_key_attributes = {"a", "b"};
+  global.status = IndexStatus::kCreating;
+  global.backfilling = true;
+  global.throughput = {1, 2, 3, 4, 5};
+  IndexDef local;
+  local.id = 44;
+  local.name = "ByPrice";
+  local.local = true;
+  local.partition_keys = {{"pk", KeyAttributeType::kS}};
+  local.sort_keys = {{"price", KeyAttributeType::kN}};
+  local.projection = ProjectionType::kKeysOnly;
+  table.indexes = {global, local};
   ASSERT_OK_AND_ASSIGN(TableDef decoded, DecodeTableDef(EncodeTableDef(table)));
   EXPECT_EQ(decoded, table);
   EXPECT_FALSE(DecodeTableDef("\x03\x05zz").ok());

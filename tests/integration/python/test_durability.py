@@ -61,3 +61,52 @@ def test_in_memory_mode_keeps_nothing():
         assert again.client().list_tables()["TableNames"] == []
     finally:
         again.cleanup()
+
+
+def test_indexes_and_their_counts_survive_a_restart():
+    first = DdbdProcess().start()
+    try:
+        client = first.client()
+        client.create_table(
+            TableName="Indexed", BillingMode="PAY_PER_REQUEST",
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                       {"AttributeName": "sk", "KeyType": "RANGE"}],
+            AttributeDefinitions=[{"AttributeName": a, "AttributeType": t} for a, t in
+                                  [("pk", "S"), ("sk", "S"), ("status", "S"), ("total", "N")]],
+            GlobalSecondaryIndexes=[{
+                "IndexName": "ByStatus",
+                "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"},
+                              {"AttributeName": "total", "KeyType": "RANGE"}],
+                "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+            LocalSecondaryIndexes=[{
+                "IndexName": "ByTotal",
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                              {"AttributeName": "total", "KeyType": "RANGE"}],
+                "Projection": {"ProjectionType": "ALL"}}])
+        for i, status in enumerate(["open", "paid", "open", "paid", "paid"]):
+            client.put_item(TableName="Indexed", Item={
+                "pk": {"S": "c1"}, "sk": {"S": f"o{i}"}, "status": {"S": status},
+                "total": {"N": str(10 - i)}})
+        first.stop(signal.SIGKILL)
+
+        second = DdbdProcess(data_dir=first.data_dir).start()
+        try:
+            client = second.client()
+            paid = client.query(TableName="Indexed", IndexName="ByStatus",
+                                KeyConditionExpression="#s = :s",
+                                ExpressionAttributeNames={"#s": "status"},
+                                ExpressionAttributeValues={":s": {"S": "paid"}})
+            assert [item["sk"]["S"] for item in paid["Items"]] == ["o4", "o3", "o1"]
+            cheap = client.query(TableName="Indexed", IndexName="ByTotal",
+                                 KeyConditionExpression="pk = :p AND #t < :t",
+                                 ExpressionAttributeNames={"#t": "total"},
+                                 ExpressionAttributeValues={":p": {"S": "c1"}, ":t": {"N": "8"}})
+            assert [item["sk"]["S"] for item in cheap["Items"]] == ["o4", "o3"]
+            table = client.describe_table(TableName="Indexed")["Table"]
+            assert table["ItemCount"] == 5
+            assert table["GlobalSecondaryIndexes"][0]["ItemCount"] == 5
+            assert table["LocalSecondaryIndexes"][0]["ItemCount"] == 5
+        finally:
+            second.stop()
+    finally:
+        first.cleanup()
