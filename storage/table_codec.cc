@@ -114,7 +114,8 @@ std::string EncodeIndex(const IndexDef& index) {
   for (const auto& key : index.partition_keys) {
     fields.Put(kIndexPartitionKey, EncodeKeyElement(key.name, key.type));
   }
-  for (const auto& key : index.sort_keys) fields.Put(kIndexSortKey, EncodeKeyElement(key.name, key.type));
+  for (const auto& key : index.sort_keys)
+    fields.Put(kIndexSortKey, EncodeKeyElement(key.name, key.type));
   fields.PutInt(kIndexProjection, static_cast<int64_t>(index.projection));
   for (const auto& name : index.non_key_attributes) fields.Put(kIndexNonKeyAttribute, name);
   fields.PutInt(kIndexStatus, static_cast<int64_t>(index.status));
@@ -123,29 +124,59 @@ std::string EncodeIndex(const IndexDef& index) {
   return out;
 }
 
-bool DecodeIndex(std::string_view bytes, IndexDef& index) {
+// Walks a record of tagged fields, handing each (field, payload) to decode_field, which
+// returns false when the payload is malformed. Unknown fields are the caller's to skip.
+template <typename DecodeField>
+bool ForEachField(std::string_view bytes, DecodeField decode_field) {
   ByteReader reader(bytes);
-  bool ok = true;
-  while (ok && reader.ok() && !reader.done()) {
+  while (reader.ok() && !reader.done()) {
     uint64_t field = reader.Varint();
     std::string_view payload = reader.Bytes();
-    ByteReader in(payload);
-    switch (field) {
-      case kIndexId: index.id = static_cast<uint64_t>(in.SignedVarint()); break;
-      case kIndexName: index.name = std::string(payload); break;
-      case kIndexLocal: index.local = in.SignedVarint() != 0; break;
-      case kIndexPartitionKey: ok = DecodeKeyElement(payload, index.partition_keys.emplace_back()); break;
-      case kIndexSortKey: ok = DecodeKeyElement(payload, index.sort_keys.emplace_back()); break;
-      case kIndexProjection: index.projection = static_cast<ProjectionType>(in.SignedVarint()); break;
-      case kIndexNonKeyAttribute: index.non_key_attributes.emplace_back(payload); break;
-      case kIndexStatus: index.status = static_cast<IndexStatus>(in.SignedVarint()); break;
-      case kIndexBackfilling: index.backfilling = in.SignedVarint() != 0; break;
-      case kIndexThroughput: DecodeThroughput(in, index.throughput); break;
-      default: break;  // a field written by a newer ddbd
-    }
-    ok = ok && in.ok();
+    if (!reader.ok() || !decode_field(field, payload)) return false;
   }
-  return ok && reader.ok();
+  return reader.ok();
+}
+
+bool DecodeIndex(std::string_view bytes, IndexDef& index) {
+  return ForEachField(bytes, [&index](uint64_t field, std::string_view payload) {
+    ByteReader in(payload);
+    bool ok = true;
+    switch (field) {
+      case kIndexId:
+        index.id = static_cast<uint64_t>(in.SignedVarint());
+        break;
+      case kIndexName:
+        index.name = std::string(payload);
+        break;
+      case kIndexLocal:
+        index.local = in.SignedVarint() != 0;
+        break;
+      case kIndexPartitionKey:
+        ok = DecodeKeyElement(payload, index.partition_keys.emplace_back());
+        break;
+      case kIndexSortKey:
+        ok = DecodeKeyElement(payload, index.sort_keys.emplace_back());
+        break;
+      case kIndexProjection:
+        index.projection = static_cast<ProjectionType>(in.SignedVarint());
+        break;
+      case kIndexNonKeyAttribute:
+        index.non_key_attributes.emplace_back(payload);
+        break;
+      case kIndexStatus:
+        index.status = static_cast<IndexStatus>(in.SignedVarint());
+        break;
+      case kIndexBackfilling:
+        index.backfilling = in.SignedVarint() != 0;
+        break;
+      case kIndexThroughput:
+        DecodeThroughput(in, index.throughput);
+        break;
+      default:
+        break;  // a field written by a newer ddbd
+    }
+    return ok && in.ok();
+  });
 }
 
 }  // namespace
@@ -170,8 +201,8 @@ std::string EncodeTableDef(const TableDef& t) {
   fields.PutInt(kStatus, static_cast<int64_t>(t.status));
   fields.PutInt(kDeletionProtection, t.deletion_protection ? 1 : 0);
   fields.Put(kTableClass, t.table_class);
-  fields.Put(kSse, EncodeStrings({t.sse.enabled ? "1" : "0", t.sse.sse_type,
-                                  t.sse.kms_master_key_id}));
+  fields.Put(kSse,
+             EncodeStrings({t.sse.enabled ? "1" : "0", t.sse.sse_type, t.sse.kms_master_key_id}));
   for (const auto& tag : t.tags) fields.Put(kTag, EncodeStrings({tag.key, tag.value}));
   for (const auto& index : t.indexes) fields.Put(kIndex, EncodeIndex(index));
   return out;
@@ -179,18 +210,25 @@ std::string EncodeTableDef(const TableDef& t) {
 
 Result<TableDef> DecodeTableDef(std::string_view bytes) {
   TableDef t;
-  ByteReader reader(bytes);
-  bool ok = true;
-  while (ok && reader.ok() && !reader.done()) {
-    uint64_t field = reader.Varint();
-    std::string_view payload = reader.Bytes();
+  const bool ok = ForEachField(bytes, [&t](uint64_t field, std::string_view payload) {
     ByteReader in(payload);
+    bool ok = true;
     switch (field) {
-      case kId: t.id = static_cast<uint64_t>(in.SignedVarint()); break;
-      case kScope: t.scope = std::string(payload); break;
-      case kName: t.name = std::string(payload); break;
-      case kUuid: t.table_uuid = std::string(payload); break;
-      case kRegion: t.region = std::string(payload); break;
+      case kId:
+        t.id = static_cast<uint64_t>(in.SignedVarint());
+        break;
+      case kScope:
+        t.scope = std::string(payload);
+        break;
+      case kName:
+        t.name = std::string(payload);
+        break;
+      case kUuid:
+        t.table_uuid = std::string(payload);
+        break;
+      case kRegion:
+        t.region = std::string(payload);
+        break;
       case kPartitionKey:
         ok = DecodeKeyElement(payload, t.partition_key);
         break;
@@ -204,13 +242,27 @@ Result<TableDef> DecodeTableDef(std::string_view bytes) {
         t.attribute_definitions.push_back(std::move(def));
         break;
       }
-      case kBillingMode: t.billing_mode = static_cast<BillingMode>(in.SignedVarint()); break;
-      case kBillingModeUpdated: t.billing_mode_updated_ms = in.SignedVarint(); break;
-      case kThroughput: DecodeThroughput(in, t.throughput); break;
-      case kCreationTime: t.creation_time_ms = in.SignedVarint(); break;
-      case kStatus: t.status = static_cast<TableStatus>(in.SignedVarint()); break;
-      case kDeletionProtection: t.deletion_protection = in.SignedVarint() != 0; break;
-      case kTableClass: t.table_class = std::string(payload); break;
+      case kBillingMode:
+        t.billing_mode = static_cast<BillingMode>(in.SignedVarint());
+        break;
+      case kBillingModeUpdated:
+        t.billing_mode_updated_ms = in.SignedVarint();
+        break;
+      case kThroughput:
+        DecodeThroughput(in, t.throughput);
+        break;
+      case kCreationTime:
+        t.creation_time_ms = in.SignedVarint();
+        break;
+      case kStatus:
+        t.status = static_cast<TableStatus>(in.SignedVarint());
+        break;
+      case kDeletionProtection:
+        t.deletion_protection = in.SignedVarint() != 0;
+        break;
+      case kTableClass:
+        t.table_class = std::string(payload);
+        break;
       case kSse:
         t.sse.enabled = in.Bytes() == "1";
         t.sse.sse_type = std::string(in.Bytes());
@@ -232,9 +284,9 @@ Result<TableDef> DecodeTableDef(std::string_view bytes) {
       default:
         break;  // a field written by a newer ddbd
     }
-    ok = ok && in.ok();
-  }
-  if (!ok || !reader.ok()) return Error::Internal("corrupt table record");
+    return ok && in.ok();
+  });
+  if (!ok) return Error::Internal("corrupt table record");
   return t;
 }
 
