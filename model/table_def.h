@@ -42,6 +42,15 @@ struct Throughput {
   friend bool operator==(const Throughput&, const Throughput&) = default;
 };
 
+// The maximum request units of an on-demand table or GSI; -1 is "no maximum", which is
+// also what a request sends to clear one.
+struct OnDemandThroughput {
+  int64_t max_read_request_units = -1;
+  int64_t max_write_request_units = -1;
+  bool IsSet() const { return max_read_request_units != -1 || max_write_request_units != -1; }
+  friend bool operator==(const OnDemandThroughput&, const OnDemandThroughput&) = default;
+};
+
 struct Tag {
   std::string key;
   std::string value;
@@ -72,6 +81,7 @@ struct IndexDef {
   IndexStatus status = IndexStatus::kActive;
   bool backfilling = false;
   Throughput throughput;  // GSIs of provisioned tables
+  OnDemandThroughput on_demand;  // GSIs of on-demand tables
 
   bool HasKeyAttribute(std::string_view attribute) const {
     for (const auto& key : partition_keys) {
@@ -97,6 +107,7 @@ struct TableDef {
   BillingMode billing_mode = BillingMode::kPayPerRequest;
   int64_t billing_mode_updated_ms = 0;
   Throughput throughput;
+  OnDemandThroughput on_demand;
   int64_t creation_time_ms = 0;
   TableStatus status = TableStatus::kActive;
   bool deletion_protection = false;

@@ -26,6 +26,7 @@ enum Field : uint64_t {
   kSse = 16,
   kTag = 17,    // repeated
   kIndex = 18,  // repeated: a nested record of IndexField
+  kOnDemand = 19,  // written only when a maximum is set
 };
 
 // Stored on disk: never renumber.
@@ -40,6 +41,7 @@ enum IndexField : uint64_t {
   kIndexStatus = 8,
   kIndexBackfilling = 9,
   kIndexThroughput = 10,
+  kIndexOnDemand = 11,  // written only when a maximum is set
 };
 
 class FieldWriter {
@@ -97,6 +99,19 @@ std::string EncodeThroughput(const Throughput& t) {
   return payload;
 }
 
+std::string EncodeOnDemand(const OnDemandThroughput& on_demand) {
+  std::string payload;
+  ByteWriter writer(payload);
+  writer.SignedVarint(on_demand.max_read_request_units);
+  writer.SignedVarint(on_demand.max_write_request_units);
+  return payload;
+}
+
+void DecodeOnDemand(ByteReader& in, OnDemandThroughput& on_demand) {
+  on_demand.max_read_request_units = in.SignedVarint();
+  on_demand.max_write_request_units = in.SignedVarint();
+}
+
 void DecodeThroughput(ByteReader& in, Throughput& t) {
   t.read_capacity_units = in.SignedVarint();
   t.write_capacity_units = in.SignedVarint();
@@ -121,6 +136,7 @@ std::string EncodeIndex(const IndexDef& index) {
   fields.PutInt(kIndexStatus, static_cast<int64_t>(index.status));
   fields.PutInt(kIndexBackfilling, index.backfilling ? 1 : 0);
   fields.Put(kIndexThroughput, EncodeThroughput(index.throughput));
+  if (index.on_demand.IsSet()) fields.Put(kIndexOnDemand, EncodeOnDemand(index.on_demand));
   return out;
 }
 
@@ -172,6 +188,9 @@ bool DecodeIndex(std::string_view bytes, IndexDef& index) {
       case kIndexThroughput:
         DecodeThroughput(in, index.throughput);
         break;
+      case kIndexOnDemand:
+        DecodeOnDemand(in, index.on_demand);
+        break;
       default:
         break;  // a field written by a newer ddbd
     }
@@ -205,6 +224,7 @@ std::string EncodeTableDef(const TableDef& t) {
              EncodeStrings({t.sse.enabled ? "1" : "0", t.sse.sse_type, t.sse.kms_master_key_id}));
   for (const auto& tag : t.tags) fields.Put(kTag, EncodeStrings({tag.key, tag.value}));
   for (const auto& index : t.indexes) fields.Put(kIndex, EncodeIndex(index));
+  if (t.on_demand.IsSet()) fields.Put(kOnDemand, EncodeOnDemand(t.on_demand));
   return out;
 }
 
@@ -250,6 +270,9 @@ Result<TableDef> DecodeTableDef(std::string_view bytes) {
         break;
       case kThroughput:
         DecodeThroughput(in, t.throughput);
+        break;
+      case kOnDemand:
+        DecodeOnDemand(in, t.on_demand);
         break;
       case kCreationTime:
         t.creation_time_ms = in.SignedVarint();

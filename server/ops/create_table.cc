@@ -105,6 +105,7 @@ TableDef BuildTable(OpContext& ctx, const CreateTableInput& in) {
     table.throughput.read_capacity_units = *in.settings.throughput->read;
     table.throughput.write_capacity_units = *in.settings.throughput->write;
   }
+  if (in.settings.on_demand) ApplyOnDemand(*in.settings.on_demand, table.on_demand);
   table.deletion_protection = in.settings.deletion_protection.value_or(false);
   table.table_class = std::string(in.settings.table_class.value_or("STANDARD"));
   if (in.settings.sse) table.sse = *in.settings.sse;

@@ -101,6 +101,7 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
                                                           : ProjectionType::kInclude;
   if (in.non_key_attributes) index.non_key_attributes = *in.non_key_attributes;
   index.throughput = in.throughput;
+  index.on_demand = in.on_demand;
   return index;
 }
 
@@ -148,6 +149,10 @@ Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool
     DDBD_ASSIGN_OR_RETURN(auto write, wire::GetLong(*throughput, "WriteCapacityUnits"));
     index.throughput.read_capacity_units = read.value_or(0);
     index.throughput.write_capacity_units = write.value_or(0);
+  }
+  if (!local) {
+    DDBD_ASSIGN_OR_RETURN(auto on_demand, ReadOnDemandThroughput(object, "index"));
+    if (on_demand) ApplyOnDemand(*on_demand, index.on_demand);
   }
   return index;
 }

@@ -18,6 +18,7 @@ struct IndexUpdateInput {
   IndexInput create;            // kCreate
   std::string index_name;       // kUpdate, kDelete
   std::optional<Throughput> throughput;  // kUpdate
+  std::optional<OnDemandInput> on_demand;  // kUpdate
 };
 
 Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,

@@ -30,6 +30,20 @@ void WriteThroughput(wire::JsonWriter& out, const TableDef& table) {
   out.EndObject();
 }
 
+// Only maximums that are set appear, and no object at all when none is: DynamoDB drops a
+// member cleared with -1.
+void WriteOnDemand(wire::JsonWriter& out, const OnDemandThroughput& on_demand) {
+  if (!on_demand.IsSet()) return;
+  out.Key("OnDemandThroughput").BeginObject();
+  if (on_demand.max_read_request_units != -1) {
+    out.Key("MaxReadRequestUnits").Int(on_demand.max_read_request_units);
+  }
+  if (on_demand.max_write_request_units != -1) {
+    out.Key("MaxWriteRequestUnits").Int(on_demand.max_write_request_units);
+  }
+  out.EndObject();
+}
+
 std::string_view ProjectionTypeName(ProjectionType type) {
   switch (type) {
     case ProjectionType::kAll: return "ALL";
@@ -88,6 +102,7 @@ void WriteIndexes(wire::JsonWriter& out, const TableDef& table, bool local,
           .Key("ReadCapacityUnits").Int(index.throughput.read_capacity_units)
           .Key("WriteCapacityUnits").Int(index.throughput.write_capacity_units)
           .EndObject();
+      WriteOnDemand(out, index.on_demand);
     }
     out.Key("IndexSizeBytes").Int(index_stats.size_bytes);
     out.Key("ItemCount").Int(index_stats.item_count);
@@ -128,6 +143,7 @@ void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
   out.Key("CreationDateTime").EpochSeconds(table.creation_time_ms);
   out.Key("ProvisionedThroughput");
   WriteThroughput(out, table);
+  WriteOnDemand(out, table.on_demand);
   out.Key("TableSizeBytes").Int(stats.size_bytes);
   out.Key("ItemCount").Int(stats.item_count);
   out.Key("TableArn").String(table.Arn());

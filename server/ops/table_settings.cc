@@ -25,6 +25,15 @@ Result<std::optional<ThroughputInput>> ReadThroughput(wire::JsonObject body,
   return std::optional<ThroughputInput>(in);
 }
 
+// DynamoDB accepts a maximum of at least 1, or -1 to clear it.
+Status CheckOnDemandUnits(const std::optional<int64_t>& units, std::string_view member,
+                          std::string_view owner) {
+  if (!units || *units == -1 || *units >= 1) return OkStatus();
+  return Error::Validation("One or more parameter values were invalid: Requested " +
+                           std::string(member) + " for OnDemandThroughput for " +
+                           std::string(owner) + " is outside of valid range");
+}
+
 Result<std::optional<SseDescription>> ReadSse(wire::JsonObject body, std::string_view region,
                                               wire::ConstraintErrors& errors) {
   DDBD_ASSIGN_OR_RETURN(auto object, wire::GetObject(body, "SSESpecification"));
@@ -115,6 +124,23 @@ Result<std::vector<AttributeDefinition>> ReadAttributeDefinitions(wire::JsonObje
   return definitions;
 }
 
+Result<std::optional<OnDemandInput>> ReadOnDemandThroughput(wire::JsonObject object,
+                                                            std::string_view owner) {
+  DDBD_ASSIGN_OR_RETURN(auto on_demand, wire::GetObject(object, "OnDemandThroughput"));
+  if (!on_demand) return std::optional<OnDemandInput>();
+  OnDemandInput in;
+  DDBD_ASSIGN_OR_RETURN(in.max_read, wire::GetLong(*on_demand, "MaxReadRequestUnits"));
+  DDBD_ASSIGN_OR_RETURN(in.max_write, wire::GetLong(*on_demand, "MaxWriteRequestUnits"));
+  DDBD_RETURN_IF_ERROR(CheckOnDemandUnits(in.max_read, "MaxReadRequestUnits", owner));
+  DDBD_RETURN_IF_ERROR(CheckOnDemandUnits(in.max_write, "MaxWriteRequestUnits", owner));
+  return std::optional<OnDemandInput>(in);
+}
+
+void ApplyOnDemand(const OnDemandInput& in, OnDemandThroughput& on_demand) {
+  if (in.max_read) on_demand.max_read_request_units = *in.max_read;
+  if (in.max_write) on_demand.max_write_request_units = *in.max_write;
+}
+
 Result<TableSettingsInput> ReadTableSettings(wire::JsonObject body, std::string_view region,
                                              wire::ConstraintErrors& errors) {
   TableSettingsInput in;
@@ -123,6 +149,7 @@ Result<TableSettingsInput> ReadTableSettings(wire::JsonObject body, std::string_
   if (mode == "PROVISIONED") in.billing_mode = BillingMode::kProvisioned;
   if (mode == "PAY_PER_REQUEST") in.billing_mode = BillingMode::kPayPerRequest;
   DDBD_ASSIGN_OR_RETURN(in.throughput, ReadThroughput(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.on_demand, ReadOnDemandThroughput(body, "table"));
   DDBD_ASSIGN_OR_RETURN(in.sse, ReadSse(body, region, errors));
   DDBD_ASSIGN_OR_RETURN(in.table_class, ReadEnum(body, "TableClass", "tableClass",
                                                  {"STANDARD", "STANDARD_INFREQUENT_ACCESS"},

@@ -15,15 +15,30 @@ struct ThroughputInput {
   std::optional<int64_t> write;
 };
 
+// OnDemandThroughput as sent: each member optional; -1 clears a maximum.
+struct OnDemandInput {
+  std::optional<int64_t> max_read;
+  std::optional<int64_t> max_write;
+};
+
+// Reads the OnDemandThroughput member of `object` (a table's request or a GSI's); `owner`
+// ("table" or "index") names it in DynamoDB's out-of-range message.
+Result<std::optional<OnDemandInput>> ReadOnDemandThroughput(wire::JsonObject object,
+                                                            std::string_view owner);
+
+// Sets the members the request gave, leaving the others as they were (UpdateTable merges).
+void ApplyOnDemand(const OnDemandInput& in, OnDemandThroughput& on_demand);
+
 struct TableSettingsInput {
   std::optional<BillingMode> billing_mode;
   std::optional<ThroughputInput> throughput;
+  std::optional<OnDemandInput> on_demand;
   std::optional<SseDescription> sse;
   std::optional<std::string_view> table_class;
   std::optional<bool> deletion_protection;
 };
 
-// Reads BillingMode, ProvisionedThroughput, SSESpecification, TableClass and
+// Reads BillingMode, ProvisionedThroughput, OnDemandThroughput, SSESpecification, TableClass and
 // DeletionProtectionEnabled; envelope violations go to `errors`.
 Result<TableSettingsInput> ReadTableSettings(wire::JsonObject body, std::string_view region,
                                              wire::ConstraintErrors& errors);

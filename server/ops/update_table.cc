@@ -32,8 +32,8 @@ Result<UpdateTableInput> ParseUpdateTable(OpContext& ctx, wire::JsonObject body)
     }
   }
   const TableSettingsInput& s = in.settings;
-  if (!s.billing_mode && !s.throughput && !s.sse && !s.table_class && !s.deletion_protection &&
-      in.index_updates.empty()) {
+  if (!s.billing_mode && !s.throughput && !s.on_demand && !s.sse && !s.table_class &&
+      !s.deletion_protection && in.index_updates.empty()) {
     return Error::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
@@ -86,8 +86,11 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
     if (mode == BillingMode::kPayPerRequest) {
       table.throughput.read_capacity_units = 0;
       table.throughput.write_capacity_units = 0;
+    } else {
+      table.on_demand = {};  // maximums belong to on-demand mode
     }
   }
+  if (s.on_demand) ApplyOnDemand(*s.on_demand, table.on_demand);
   if (s.throughput && mode == BillingMode::kProvisioned) {
     DDBD_RETURN_IF_ERROR(ApplyThroughput(*s.throughput, now, table));
   }

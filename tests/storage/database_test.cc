@@ -115,6 +115,7 @@ TEST(TableCodecTest, RoundTripsEveryField) {
   table.table_class = "STANDARD_INFREQUENT_ACCESS";
   table.sse = {true, "KMS", "arn:key"};
   table.tags = {{"env", "dev"}, {"team", ""}};
+  table.on_demand = {900, -1};
   IndexDef global;
   global.id = 43;
   global.name = "ByRegionAndDay";
@@ -126,6 +127,7 @@ TEST(TableCodecTest, RoundTripsEveryField) {
   global.status = IndexStatus::kCreating;
   global.backfilling = true;
   global.throughput = {1, 2, 3, 4, 5};
+  global.on_demand = {-1, 70};
   IndexDef local;
   local.id = 44;
   local.name = "ByPrice";

@@ -104,3 +104,52 @@ test("create validation errors", async () => {
              "defined in AttributeDefinitions. Keys: [id], AttributeDefinitions: [other]",
   });
 });
+
+test("on-demand maximums: set at creation, merged and cleared by UpdateTable, on GSIs too", async () => {
+  await client.send(new CreateTableCommand({
+    TableName: "Capped",
+    KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+    AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" },
+      { AttributeName: "kind", AttributeType: "S" }],
+    BillingMode: "PAY_PER_REQUEST",
+    OnDemandThroughput: { MaxReadRequestUnits: 1000, MaxWriteRequestUnits: 500 },
+    GlobalSecondaryIndexes: [{
+      IndexName: "ByKind",
+      KeySchema: [{ AttributeName: "kind", KeyType: "HASH" }],
+      Projection: { ProjectionType: "KEYS_ONLY" },
+      OnDemandThroughput: { MaxWriteRequestUnits: 40 },
+    }],
+  }));
+  const describe = async () =>
+    (await client.send(new DescribeTableCommand({ TableName: "Capped" }))).Table;
+  let table = await describe();
+  assert.deepEqual(table.OnDemandThroughput, { MaxReadRequestUnits: 1000, MaxWriteRequestUnits: 500 });
+  assert.deepEqual(table.GlobalSecondaryIndexes[0].OnDemandThroughput, { MaxWriteRequestUnits: 40 });
+
+  await client.send(new UpdateTableCommand({
+    TableName: "Capped", OnDemandThroughput: { MaxReadRequestUnits: 2000 } }));
+  assert.deepEqual((await describe()).OnDemandThroughput,
+    { MaxReadRequestUnits: 2000, MaxWriteRequestUnits: 500 });
+  await client.send(new UpdateTableCommand({
+    TableName: "Capped", OnDemandThroughput: { MaxReadRequestUnits: -1 } }));
+  assert.deepEqual((await describe()).OnDemandThroughput, { MaxWriteRequestUnits: 500 });
+  await client.send(new UpdateTableCommand({
+    TableName: "Capped", OnDemandThroughput: { MaxWriteRequestUnits: -1 } }));
+  assert.equal((await describe()).OnDemandThroughput, undefined);
+
+  await client.send(new UpdateTableCommand({
+    TableName: "Capped",
+    GlobalSecondaryIndexUpdates: [{ Update: {
+      IndexName: "ByKind", OnDemandThroughput: { MaxReadRequestUnits: 7, MaxWriteRequestUnits: -1 } } }],
+  }));
+  table = await describe();
+  assert.deepEqual(table.GlobalSecondaryIndexes[0].OnDemandThroughput, { MaxReadRequestUnits: 7 });
+
+  for (const [member, value] of [["MaxWriteRequestUnits", 0], ["MaxReadRequestUnits", -2]]) {
+    await assert.rejects(
+      client.send(new UpdateTableCommand({ TableName: "Capped", OnDemandThroughput: { [member]: value } })),
+      { name: "ValidationException",
+        message: `One or more parameter values were invalid: Requested ${member} for OnDemandThroughput for table is outside of valid range` });
+  }
+  await client.send(new DeleteTableCommand({ TableName: "Capped" }));
+});
