@@ -74,6 +74,7 @@ std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDe
     if (!value) return std::nullopt;
     entry.sort.push_back(*value);
   }
+  entry.definition = &index;
   entry.index_id = index.id;
   entry.local = index.local;
   entry.backfilling = index.backfilling;
@@ -89,6 +90,21 @@ std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDe
     }
   }
   return entry;
+}
+
+bool SameProjection(const TableDef& table, const IndexDef& index, const AttributeMap& before,
+                    const AttributeMap& after) {
+  if (index.projection == ProjectionType::kAll) return before == after;
+  size_t projected_before = 0;
+  for (const auto& [name, value] : before) {
+    if (!Projects(table, index, name)) continue;
+    ++projected_before;
+    auto it = after.find(name);
+    if (it == after.end() || !(it->second == value)) return false;
+  }
+  size_t projected_after = 0;
+  for (const auto& [name, value] : after) projected_after += Projects(table, index, name) ? 1 : 0;
+  return projected_before == projected_after;
 }
 
 Status CheckIndexKeys(const TableDef& table, const AttributeMap& item) {

@@ -30,12 +30,20 @@ bool Projects(const TableDef& table, const IndexDef& index, std::string_view att
 // type, non-empty S/B values, key size limits.
 Status CheckIndexKeys(const TableDef& table, const AttributeMap& item);
 
+// Whether `index` projects the same attributes, with equal values, from `before` and `after`.
+bool SameProjection(const TableDef& table, const IndexDef& index, const AttributeMap& before,
+                    const AttributeMap& after);
+
 class Maintainer : public storage::IndexMaintainer {
  public:
   explicit Maintainer(const storage::Catalog& catalog) : catalog_(catalog) {}
   std::shared_ptr<const TableDef> IndexedTable(uint64_t table_id) const override;
   std::vector<storage::IndexEntry> Derive(const TableDef& table, const AttributeMap& item,
                                           uint64_t only_index, bool with_projection) const override;
+  bool SameProjection(const TableDef& table, const IndexDef& index, const AttributeMap& before,
+                      const AttributeMap& after) const override {
+    return index::SameProjection(table, index, before, after);
+  }
 
  private:
   const storage::Catalog& catalog_;

@@ -476,7 +476,8 @@ template <typename AddDelta>
 int64_t Database::AddIndexChanges(const TableDef& table, const WriteOutcome& outcome,
                                   rocksdb::WriteBatch& batch, AddDelta&& add_delta) {
   // Entries the old item had and the new one no longer has are deleted; the new item's
-  // entries are (re)written. Statistics follow by entry count and projected size. An index
+  // entries are written unless an identical entry (same key, same projected attributes) is
+  // already stored. Statistics follow by entry count and projected size. An index
   // being backfilled may not hold the old item's entry yet, so there the entry is looked up
   // rather than assumed, lest statistics count it away.
   struct OldEntry {
@@ -500,9 +501,15 @@ int64_t Database::AddIndexChanges(const TableDef& table, const WriteOutcome& out
   if (outcome.new_item) {
     for (auto& entry : impl_->index_maintainer->Derive(table, *outcome.new_item, 0, true)) {
       std::string key = IndexEntryKey(entry.index_id, entry.partition, entry.sort, entry.table_key);
+      auto old = old_entries.find(key);
+      if (old != old_entries.end() &&
+          impl_->index_maintainer->SameProjection(table, *entry.definition, *outcome.old_item,
+                                                  *outcome.new_item)) {
+        old_entries.erase(old);  // the stored entry is already this one
+        continue;
+      }
       const size_t size = entry.projected_size;
       batch.Put(impl_->indexes, key, EncodeItem(entry.projected, size));
-      auto old = old_entries.find(key);
       const int64_t old_size = old == old_entries.end() ? 0 : static_cast<int64_t>(old->second.size);
       add_delta(entry.index_id, TableStats{old == old_entries.end() ? 1 : 0,
                                            static_cast<int64_t>(size) - old_size});

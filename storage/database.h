@@ -77,6 +77,7 @@ struct SortKeyRange {
 // One entry of a secondary index, derived from an item: the index key, the item's table key
 // and the attributes the index projects (keys included).
 struct IndexEntry {
+  const IndexDef* definition = nullptr;  // in the TableDef the entry was derived from
   uint64_t index_id = 0;
   bool local = false;        // an LSI entry: counts toward the item collection
   bool backfilling = false;  // the index may not hold every item's entry yet
@@ -100,6 +101,10 @@ class IndexMaintainer {
   // `with_projection` the projected attributes are only measured, not copied.
   virtual std::vector<IndexEntry> Derive(const TableDef& table, const AttributeMap& item,
                                          uint64_t only_index, bool with_projection) const = 0;
+  // Whether `index` projects the same attributes with the same values from both images of
+  // an item (whose entry keys are equal): then the entry need not be written again.
+  virtual bool SameProjection(const TableDef& table, const IndexDef& index,
+                              const AttributeMap& before, const AttributeMap& after) const = 0;
 };
 
 class ItemCursor;

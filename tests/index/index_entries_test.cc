@@ -81,6 +81,29 @@ TEST(IndexEntriesTest, KeyChecksOnWrites) {
   EXPECT_TRUE(CheckIndexKeys(table, Order("o1", std::nullopt, std::nullopt)).ok());
 }
 
+TEST(IndexEntriesTest, SameProjectionComparesOnlyWhatTheIndexHolds) {
+  TableDef table = OrdersTable();
+  const IndexDef& include = table.indexes[0];  // projects customer
+  const IndexDef& keys_only = table.indexes[1];
+  Item before = Order("o1", "paid", "5");
+  Item note_changed = before;
+  note_changed["note"] = AttributeValue::String("edited");
+  Item customer_changed = before;
+  customer_changed["customer"] = AttributeValue::String("c2");
+  Item customer_removed = before;
+  customer_removed.erase("customer");
+  EXPECT_TRUE(SameProjection(table, include, before, note_changed));
+  EXPECT_FALSE(SameProjection(table, include, before, customer_changed));
+  EXPECT_FALSE(SameProjection(table, include, before, customer_removed));
+  EXPECT_FALSE(SameProjection(table, include, customer_removed, before));
+  EXPECT_TRUE(SameProjection(table, keys_only, before, customer_changed));
+  IndexDef all = include;
+  all.projection = ProjectionType::kAll;
+  all.non_key_attributes.clear();
+  EXPECT_TRUE(SameProjection(table, all, before, Item(before)));
+  EXPECT_FALSE(SameProjection(table, all, before, note_changed));
+}
+
 Status Put(storage::Database& db, const TableDef& table, const Item& item) {
   std::vector<storage::ItemWrite> writes;
   writes.push_back({&table, KeyOf(table, item),
@@ -115,6 +138,15 @@ TEST(IndexMaintenanceTest, EntriesFollowWritesAndBackfillFillsNewIndexes) {
   ASSERT_OK(Put(temp.db(), *table, Order("o2", "open", "5")));  // index key changes
   EXPECT_EQ(IndexIds(temp.db(), by_status, "paid"), (std::vector<std::string>{"o1"}));
   EXPECT_EQ(IndexIds(temp.db(), by_status, "open"), (std::vector<std::string>{"o2", "o3"}));
+  EXPECT_EQ(temp.db().Stats(by_status).item_count, 3);
+  // Same index key, new value of a projected attribute: the entry is rewritten.
+  Item recustomered = Order("o1", "paid", "30");
+  recustomered["customer"] = AttributeValue::String("c9");
+  ASSERT_OK(Put(temp.db(), *table, recustomered));
+  auto cursor = temp.db().ScanIndexPartition(by_status, {AttributeValue::String("paid")}, {}, {},
+                                             true, std::nullopt);
+  ASSERT_TRUE(cursor->Valid());
+  EXPECT_EQ(cursor->item()->at("customer"), AttributeValue::String("c9"));
   EXPECT_EQ(temp.db().Stats(by_status).item_count, 3);
 
   TableDef with_new_index = *table;
