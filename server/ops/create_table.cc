@@ -119,6 +119,11 @@ Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(CreateTableInput in, ParseCreateTable(ctx, req.body));
   DDBD_RETURN_IF_ERROR(CheckThroughputForMode(
       in.settings.billing_mode.value_or(BillingMode::kProvisioned), in.settings.throughput));
+  if (in.settings.on_demand) {
+    DDBD_RETURN_IF_ERROR(CheckOnDemand(*in.settings.on_demand,
+                                       in.settings.billing_mode.value_or(BillingMode::kProvisioned),
+                                       OnDemandSite::kCreateTable));
+  }
   DDBD_RETURN_IF_ERROR(CheckKeySchema(in));
   TableDef definition = BuildTable(ctx, in);
   DDBD_ASSIGN_OR_RETURN(definition.indexes,

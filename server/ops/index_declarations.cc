@@ -101,7 +101,11 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
                                                           : ProjectionType::kInclude;
   if (in.non_key_attributes) index.non_key_attributes = *in.non_key_attributes;
   index.throughput = in.throughput;
-  index.on_demand = in.on_demand;
+  if (in.on_demand) {
+    DDBD_RETURN_IF_ERROR(CheckOnDemand(*in.on_demand, billing_mode, OnDemandSite::kCreateIndex,
+                                       in.name));
+    ApplyOnDemand(*in.on_demand, index.on_demand);
+  }
   return index;
 }
 
@@ -151,8 +155,7 @@ Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool
     index.throughput.write_capacity_units = write.value_or(0);
   }
   if (!local) {
-    DDBD_ASSIGN_OR_RETURN(auto on_demand, ReadOnDemandThroughput(object, "index"));
-    if (on_demand) ApplyOnDemand(*on_demand, index.on_demand);
+    DDBD_ASSIGN_OR_RETURN(index.on_demand, ReadOnDemandThroughput(object));
   }
   return index;
 }

@@ -20,7 +20,7 @@ struct IndexInput {
   std::optional<std::vector<std::string>> non_key_attributes;
   bool has_throughput = false;
   Throughput throughput;
-  OnDemandThroughput on_demand;  // GSIs: the maximums sent, -1 where none
+  std::optional<OnDemandInput> on_demand;  // GSIs
 };
 
 // Reads one index declaration; envelope violations go to `errors` under `path`.

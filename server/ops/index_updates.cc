@@ -46,7 +46,7 @@ Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,
         t.write_capacity_units = write.value_or(0);
         update.throughput = t;
       }
-      DDBD_ASSIGN_OR_RETURN(update.on_demand, ReadOnDemandThroughput(change_object, "index"));
+      DDBD_ASSIGN_OR_RETURN(update.on_demand, ReadOnDemandThroughput(change_object));
     } else {
       return Error::Validation("One or more parameter values were invalid: One of Create, Update "
                                "or Delete must be specified in a GlobalSecondaryIndexUpdate");
@@ -114,7 +114,11 @@ Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUp
         }
         if (update.kind == IndexUpdateInput::Kind::kUpdate) {
           if (update.throughput) it->throughput = *update.throughput;
-          if (update.on_demand) ApplyOnDemand(*update.on_demand, it->on_demand);
+          if (update.on_demand) {
+            DDBD_RETURN_IF_ERROR(CheckOnDemand(*update.on_demand, table.billing_mode,
+                                               OnDemandSite::kUpdateIndex, it->name));
+            ApplyOnDemand(*update.on_demand, it->on_demand);
+          }
           break;
         }
         IndexDef deleted = *it;

@@ -25,15 +25,6 @@ Result<std::optional<ThroughputInput>> ReadThroughput(wire::JsonObject body,
   return std::optional<ThroughputInput>(in);
 }
 
-// DynamoDB accepts a maximum of at least 1, or -1 to clear it.
-Status CheckOnDemandUnits(const std::optional<int64_t>& units, std::string_view member,
-                          std::string_view owner) {
-  if (!units || *units == -1 || *units >= 1) return OkStatus();
-  return Error::Validation("One or more parameter values were invalid: Requested " +
-                           std::string(member) + " for OnDemandThroughput for " +
-                           std::string(owner) + " is outside of valid range");
-}
-
 Result<std::optional<SseDescription>> ReadSse(wire::JsonObject body, std::string_view region,
                                               wire::ConstraintErrors& errors) {
   DDBD_ASSIGN_OR_RETURN(auto object, wire::GetObject(body, "SSESpecification"));
@@ -124,16 +115,40 @@ Result<std::vector<AttributeDefinition>> ReadAttributeDefinitions(wire::JsonObje
   return definitions;
 }
 
-Result<std::optional<OnDemandInput>> ReadOnDemandThroughput(wire::JsonObject object,
-                                                            std::string_view owner) {
+Result<std::optional<OnDemandInput>> ReadOnDemandThroughput(wire::JsonObject object) {
   DDBD_ASSIGN_OR_RETURN(auto on_demand, wire::GetObject(object, "OnDemandThroughput"));
   if (!on_demand) return std::optional<OnDemandInput>();
   OnDemandInput in;
   DDBD_ASSIGN_OR_RETURN(in.max_read, wire::GetLong(*on_demand, "MaxReadRequestUnits"));
   DDBD_ASSIGN_OR_RETURN(in.max_write, wire::GetLong(*on_demand, "MaxWriteRequestUnits"));
-  DDBD_RETURN_IF_ERROR(CheckOnDemandUnits(in.max_read, "MaxReadRequestUnits", owner));
-  DDBD_RETURN_IF_ERROR(CheckOnDemandUnits(in.max_write, "MaxWriteRequestUnits", owner));
   return std::optional<OnDemandInput>(in);
+}
+
+// Texts from DynamoDB's answers; the index variants of the PROVISIONED message end as the
+// CreateTable one does (unverified).
+Status CheckOnDemand(const OnDemandInput& in, BillingMode mode, OnDemandSite site,
+                     std::string_view index_name) {
+  const bool for_index = site == OnDemandSite::kCreateIndex || site == OnDemandSite::kUpdateIndex;
+  const std::string prefix = "One or more parameter values were invalid: ";
+  if (mode == BillingMode::kProvisioned && (in.max_read || in.max_write)) {
+    const std::string member = in.max_read ? "MaxReadRequestUnits" : "MaxWriteRequestUnits";
+    if (site == OnDemandSite::kUpdateTable) {
+      return Error::Validation(prefix + member + " for OnDemandThroughput cannot be specified "
+                               "when the table BillingMode is PROVISIONED");
+    }
+    return Error::Validation(prefix + member + " for OnDemandThroughput " +
+                             (for_index ? "for index: " + std::string(index_name) + " " : "") +
+                             "cannot be specified when table BillingMode is PROVISIONED.");
+  }
+  const bool may_clear = site == OnDemandSite::kUpdateTable || site == OnDemandSite::kUpdateIndex;
+  for (const auto& [units, member] : {std::pair{in.max_read, "MaxReadRequestUnits"},
+                                      std::pair{in.max_write, "MaxWriteRequestUnits"}}) {
+    if (!units || *units >= 1 || (may_clear && *units == -1)) continue;
+    return Error::Validation(prefix + "Requested " + member + " for OnDemandThroughput for " +
+                             (for_index ? "index : " + std::string(index_name) : "table") +
+                             " is outside of valid range");
+  }
+  return OkStatus();
 }
 
 void ApplyOnDemand(const OnDemandInput& in, OnDemandThroughput& on_demand) {
@@ -149,7 +164,7 @@ Result<TableSettingsInput> ReadTableSettings(wire::JsonObject body, std::string_
   if (mode == "PROVISIONED") in.billing_mode = BillingMode::kProvisioned;
   if (mode == "PAY_PER_REQUEST") in.billing_mode = BillingMode::kPayPerRequest;
   DDBD_ASSIGN_OR_RETURN(in.throughput, ReadThroughput(body, errors));
-  DDBD_ASSIGN_OR_RETURN(in.on_demand, ReadOnDemandThroughput(body, "table"));
+  DDBD_ASSIGN_OR_RETURN(in.on_demand, ReadOnDemandThroughput(body));
   DDBD_ASSIGN_OR_RETURN(in.sse, ReadSse(body, region, errors));
   DDBD_ASSIGN_OR_RETURN(in.table_class, ReadEnum(body, "TableClass", "tableClass",
                                                  {"STANDARD", "STANDARD_INFREQUENT_ACCESS"},

@@ -21,10 +21,16 @@ struct OnDemandInput {
   std::optional<int64_t> max_write;
 };
 
-// Reads the OnDemandThroughput member of `object` (a table's request or a GSI's); `owner`
-// ("table" or "index") names it in DynamoDB's out-of-range message.
-Result<std::optional<OnDemandInput>> ReadOnDemandThroughput(wire::JsonObject object,
-                                                            std::string_view owner);
+// Reads the OnDemandThroughput member of `object` (a table's request or a GSI's).
+Result<std::optional<OnDemandInput>> ReadOnDemandThroughput(wire::JsonObject object);
+
+// Where maximums were sent: DynamoDB words its errors by it, and only updates may send -1.
+enum class OnDemandSite { kCreateTable, kUpdateTable, kCreateIndex, kUpdateIndex };
+
+// DynamoDB's rules for maximums: none on a PROVISIONED table (checked first), and each at
+// least 1, or -1 in an update to clear it. `index_name` names the GSI for the index sites.
+Status CheckOnDemand(const OnDemandInput& in, BillingMode mode, OnDemandSite site,
+                     std::string_view index_name = {});
 
 // Sets the members the request gave, leaving the others as they were (UpdateTable merges).
 void ApplyOnDemand(const OnDemandInput& in, OnDemandThroughput& on_demand);

@@ -90,7 +90,10 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
       table.on_demand = {};  // maximums belong to on-demand mode
     }
   }
-  if (s.on_demand) ApplyOnDemand(*s.on_demand, table.on_demand);
+  if (s.on_demand) {
+    DDBD_RETURN_IF_ERROR(CheckOnDemand(*s.on_demand, mode, OnDemandSite::kUpdateTable));
+    ApplyOnDemand(*s.on_demand, table.on_demand);
+  }
   if (s.throughput && mode == BillingMode::kProvisioned) {
     DDBD_RETURN_IF_ERROR(ApplyThroughput(*s.throughput, now, table));
   }

@@ -151,5 +151,38 @@ test("on-demand maximums: set at creation, merged and cleared by UpdateTable, on
       { name: "ValidationException",
         message: `One or more parameter values were invalid: Requested ${member} for OnDemandThroughput for table is outside of valid range` });
   }
+  await assert.rejects(
+    client.send(new UpdateTableCommand({ TableName: "Capped", BillingMode: "PROVISIONED",
+      ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 },
+      OnDemandThroughput: { MaxWriteRequestUnits: 5 } })),
+    { name: "ValidationException",
+      message: "One or more parameter values were invalid: MaxWriteRequestUnits for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED" });
   await client.send(new DeleteTableCommand({ TableName: "Capped" }));
+});
+
+test("on-demand maximums: -1 is refused at creation, and so are maximums on a PROVISIONED table", async () => {
+  const base = {
+    KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+    AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" },
+      { AttributeName: "kind", AttributeType: "S" }],
+  };
+  const refused = (input, message) => assert.rejects(
+    client.send(new CreateTableCommand({ TableName: "NeverMade", ...base, ...input })),
+    { name: "ValidationException", message: `One or more parameter values were invalid: ${message}` });
+  await refused({ BillingMode: "PAY_PER_REQUEST",
+    OnDemandThroughput: { MaxReadRequestUnits: -1, MaxWriteRequestUnits: -1 } },
+    "Requested MaxReadRequestUnits for OnDemandThroughput for table is outside of valid range");
+  await refused({ BillingMode: "PAY_PER_REQUEST",
+    OnDemandThroughput: { MaxReadRequestUnits: 0, MaxWriteRequestUnits: 0 } },
+    "Requested MaxReadRequestUnits for OnDemandThroughput for table is outside of valid range");
+  await refused({ BillingMode: "PROVISIONED",
+    ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 },
+    OnDemandThroughput: { MaxReadRequestUnits: 10 } },
+    "MaxReadRequestUnits for OnDemandThroughput cannot be specified when table BillingMode is PROVISIONED.");
+  await refused({ BillingMode: "PAY_PER_REQUEST",
+    GlobalSecondaryIndexes: [{ IndexName: "g-a", KeySchema: [{ AttributeName: "kind", KeyType: "HASH" }],
+      Projection: { ProjectionType: "ALL" }, OnDemandThroughput: { MaxReadRequestUnits: -1 } }] },
+    "Requested MaxReadRequestUnits for OnDemandThroughput for index : g-a is outside of valid range");
+  const { TableNames } = await client.send(new ListTablesCommand({}));
+  assert.ok(!TableNames.includes("NeverMade"));
 });
