@@ -58,7 +58,9 @@ std::string UsageText() {
   --help                print this text
 
 DynamoDB Local's spellings are accepted too: -port N, -dbPath DIR, -inMemory,
--sharedDb (the default here), -help.
+-sharedDb (the default here), -optimizeDbBeforeStartup (compacts the database before
+serving), -disableTelemetry (ddbd sends none), -help; a leading "-jar DynamoDBLocal.jar",
+as compose files pass it, is ignored.
 )";
 }
 
@@ -88,6 +90,14 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       DDBD_ASSIGN_OR_RETURN(cl.service.isolation, ParseIsolation(text));
     } else if (arg == "-sharedDb") {
       cl.service.isolation = Isolation{};
+    } else if (arg == "-optimizeDbBeforeStartup") {
+      cl.storage.compact_on_open = true;
+    } else if (arg == "-disableTelemetry") {
+      // Nothing to disable: ddbd reports nothing anywhere.
+    } else if (arg == "-jar") {
+      DDBD_ASSIGN_OR_RETURN(std::string jar, value());
+      cl.notes.push_back("ignoring '-jar " + jar + "': a DynamoDB Local argument; ddbd is a " +
+                         "native binary");
     } else if (arg == "--threads") {
       DDBD_ASSIGN_OR_RETURN(std::string text, value());
       DDBD_ASSIGN_OR_RETURN(cl.server.threads, ParseInt(arg, text, 1, 256));

@@ -290,6 +290,12 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
     }
   }
   if (!it->status().ok()) return StorageError(it->status());
+  if (options.compact_on_open && !options.in_memory) {
+    for (rocksdb::ColumnFamilyHandle* family : {impl->catalog, impl->items, impl->indexes}) {
+      status = raw->CompactRange(rocksdb::CompactRangeOptions(), family, nullptr, nullptr);
+      if (!status.ok()) return StorageError(status);
+    }
+  }
   return std::unique_ptr<Database>(new Database(std::move(impl)));
 }
 

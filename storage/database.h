@@ -33,6 +33,9 @@ struct OpenOptions {
   // Largest item collection (a partition's items plus their LSI entries) of a table with
   // local secondary indexes: DynamoDB's 10 GB, lowered in tests.
   int64_t item_collection_limit_bytes = int64_t{10} << 30;
+  // Compact every column family before serving (DynamoDB Local's -optimizeDbBeforeStartup):
+  // a slower start, then reads that find each key in the fewest files.
+  bool compact_on_open = false;
 };
 
 struct TableStats {

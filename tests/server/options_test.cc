@@ -1,0 +1,54 @@
+// The command line: ddbd's own options and DynamoDB Local's spellings of the same things.
+#include "server/options.h"
+
+#include <gtest/gtest.h>
+
+namespace ddbd::server {
+namespace {
+
+CommandLine Parse(std::vector<std::string> args) {
+  auto parsed = ParseCommandLine(args);
+  EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().message());
+  return parsed.ok() ? std::move(parsed).value() : CommandLine{};
+}
+
+std::string Failure(std::vector<std::string> args) {
+  auto parsed = ParseCommandLine(args);
+  return parsed.ok() ? "(accepted)" : parsed.error().message();
+}
+
+TEST(OptionsTest, DefaultsServeOnPort8000FromAnOnDiskDatabase) {
+  CommandLine cl = Parse({});
+  EXPECT_EQ(cl.server.port, 8000);
+  EXPECT_EQ(cl.storage.path, "ddbd-data");
+  EXPECT_FALSE(cl.storage.in_memory);
+  EXPECT_FALSE(cl.storage.compact_on_open);
+  EXPECT_TRUE(cl.notes.empty());
+}
+
+TEST(OptionsTest, DynamoDbLocalSpellingsMeanTheSameAsOurs) {
+  CommandLine local = Parse({"-jar", "DynamoDBLocal.jar", "-sharedDb", "-inMemory", "-port",
+                             "8001", "-disableTelemetry"});
+  EXPECT_EQ(local.server.port, 8001);
+  EXPECT_TRUE(local.storage.in_memory);
+  EXPECT_EQ(local.service.isolation.Describe(), Isolation{}.Describe());
+  ASSERT_EQ(local.notes.size(), 1u);
+  EXPECT_EQ(local.notes[0],
+            "ignoring '-jar DynamoDBLocal.jar': a DynamoDB Local argument; ddbd is a native binary");
+
+  CommandLine on_disk = Parse({"-dbPath", "/tmp/somewhere", "-optimizeDbBeforeStartup"});
+  EXPECT_EQ(on_disk.storage.path, "/tmp/somewhere");
+  EXPECT_TRUE(on_disk.storage.compact_on_open);
+  EXPECT_TRUE(Parse({"-help"}).help);
+}
+
+TEST(OptionsTest, BadOptionsAreNamed) {
+  EXPECT_EQ(Failure({"--no-such-flag"}), "unknown option: --no-such-flag");
+  EXPECT_EQ(Failure({"-port"}), "missing value for -port");
+  EXPECT_EQ(Failure({"-jar"}), "missing value for -jar");
+  EXPECT_NE(Failure({"--port", "70000"}), "(accepted)");
+  EXPECT_NE(Failure({"--isolate", "tenant"}), "(accepted)");
+}
+
+}  // namespace
+}  // namespace ddbd::server
