@@ -1,7 +1,9 @@
-"""Data on disk survives SIGKILL and clean shutdowns; restarts keep tables and counts."""
+"""Data on disk survives SIGKILL and clean shutdowns; restarts keep tables, indexes and counts;
+the process's exit status on a bad command line."""
 import signal
+import subprocess
 
-from conftest import DdbdProcess
+from conftest import BINARY, DdbdProcess
 
 SCHEMA = dict(BillingMode="PAY_PER_REQUEST",
               KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
@@ -111,3 +113,10 @@ def test_indexes_and_their_counts_survive_a_restart_with_compaction():
             second.stop()
     finally:
         first.cleanup()
+
+
+def test_unknown_option_prints_usage_and_exits_2():
+    result = subprocess.run([BINARY, "-jar", "DynamoDBLocal.jar", "-noSuchFlag"],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert result.stderr.startswith("ddbd: unknown option: -noSuchFlag\n\nUsage: ddbd [options]")
