@@ -74,10 +74,7 @@ std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDe
     if (!value) return std::nullopt;
     entry.sort.push_back(*value);
   }
-  entry.definition = &index;
-  entry.index_id = index.id;
-  entry.local = index.local;
-  entry.backfilling = index.backfilling;
+  entry.index = &index;
   entry.table_key = KeyOf(table, item);
   if (index.projection == ProjectionType::kAll) {
     entry.projected_size = ItemSize(item);

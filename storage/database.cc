@@ -41,7 +41,7 @@ constexpr std::string_view kIndexesFamily = "indexes";
 // The stored value of an index entry: the projected attributes in the item encoding. An
 // ALL-projected entry holds the whole item, whose encoding the caller already has.
 std::string EntryValue(const IndexEntry& entry, std::string_view item_encoding) {
-  if (entry.definition->projection == ProjectionType::kAll) return std::string(item_encoding);
+  if (entry.index->projection == ProjectionType::kAll) return std::string(item_encoding);
   return EncodeItem(entry.projected, entry.projected_size);
 }
 
@@ -505,30 +505,30 @@ int64_t Database::AddIndexChanges(const TableDef& table, const WriteOutcome& out
   // already stored. Statistics follow by entry count and projected size. An index
   // being backfilled may not hold the old item's entry yet, so there the entry is looked up
   // rather than assumed, lest statistics count it away.
+  // An item written again unchanged changes no entry (and a backfill gives it the same one).
+  if (outcome.old_item && outcome.new_item && *outcome.old_item == *outcome.new_item) return 0;
   struct OldEntry {
-    uint64_t index_id;
+    const IndexDef* index;
     size_t size;
-    bool local;
   };
   std::map<std::string, OldEntry> old_entries;
   int64_t local_delta = 0;
   if (outcome.old_item) {
     for (auto& entry : impl_->index_maintainer->Derive(table, *outcome.old_item, 0, false)) {
-      std::string key = IndexEntryKey(entry.index_id, entry.partition, entry.sort, entry.table_key);
-      if (entry.backfilling) {
+      std::string key = IndexEntryKey(entry.index->id, entry.partition, entry.sort, entry.table_key);
+      if (entry.index->backfilling) {
         rocksdb::PinnableSlice stored;
         if (!impl_->db->Get(rocksdb::ReadOptions(), impl_->indexes, key, &stored).ok()) continue;
       }
-      old_entries.emplace(std::move(key),
-                          OldEntry{entry.index_id, entry.projected_size, entry.local});
+      old_entries.emplace(std::move(key), OldEntry{entry.index, entry.projected_size});
     }
   }
   if (outcome.new_item) {
     for (auto& entry : impl_->index_maintainer->Derive(table, *outcome.new_item, 0, true)) {
-      std::string key = IndexEntryKey(entry.index_id, entry.partition, entry.sort, entry.table_key);
+      std::string key = IndexEntryKey(entry.index->id, entry.partition, entry.sort, entry.table_key);
       auto old = old_entries.find(key);
       if (old != old_entries.end() &&
-          impl_->index_maintainer->SameProjection(table, *entry.definition, *outcome.old_item,
+          impl_->index_maintainer->SameProjection(table, *entry.index, *outcome.old_item,
                                                   *outcome.new_item)) {
         old_entries.erase(old);  // the stored entry is already this one
         continue;
@@ -536,16 +536,16 @@ int64_t Database::AddIndexChanges(const TableDef& table, const WriteOutcome& out
       const size_t size = entry.projected_size;
       batch.Put(impl_->indexes, key, EntryValue(entry, new_item_encoding));
       const int64_t old_size = old == old_entries.end() ? 0 : static_cast<int64_t>(old->second.size);
-      add_delta(entry.index_id, TableStats{old == old_entries.end() ? 1 : 0,
-                                           static_cast<int64_t>(size) - old_size});
-      if (entry.local) local_delta += static_cast<int64_t>(size) - old_size;
+      add_delta(entry.index->id, TableStats{old == old_entries.end() ? 1 : 0,
+                                            static_cast<int64_t>(size) - old_size});
+      if (entry.index->local) local_delta += static_cast<int64_t>(size) - old_size;
       if (old != old_entries.end()) old_entries.erase(old);
     }
   }
   for (const auto& [key, info] : old_entries) {
     batch.Delete(impl_->indexes, key);
-    add_delta(info.index_id, TableStats{-1, -static_cast<int64_t>(info.size)});
-    if (info.local) local_delta -= static_cast<int64_t>(info.size);
+    add_delta(info.index->id, TableStats{-1, -static_cast<int64_t>(info.size)});
+    if (info.index->local) local_delta -= static_cast<int64_t>(info.size);
   }
   return local_delta;
 }
@@ -650,7 +650,7 @@ Result<uint64_t> Database::BackfillIndex(const TableDef& table, uint64_t index_i
     auto current = impl_->index_maintainer->IndexedTable(table.id);
     if (!current) break;  // the table was dropped
     for (auto& entry : impl_->index_maintainer->Derive(*current, item, index_id, true)) {
-      std::string entry_key = IndexEntryKey(entry.index_id, entry.partition, entry.sort, entry.table_key);
+      std::string entry_key = IndexEntryKey(entry.index->id, entry.partition, entry.sort, entry.table_key);
       const size_t size = entry.projected_size;
       // A concurrent write may already have added this entry; count it once.
       rocksdb::PinnableSlice existing;

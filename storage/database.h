@@ -80,10 +80,9 @@ struct SortKeyRange {
 // One entry of a secondary index, derived from an item: the index key, the item's table key
 // and the attributes the index projects (keys included).
 struct IndexEntry {
-  const IndexDef* definition = nullptr;  // in the TableDef the entry was derived from
-  uint64_t index_id = 0;
-  bool local = false;        // an LSI entry: counts toward the item collection
-  bool backfilling = false;  // the index may not hold every item's entry yet
+  // The index, in the TableDef the entry was derived from. An LSI's entries count toward the
+  // item collection; a backfilling index may not hold every item's entry yet.
+  const IndexDef* index = nullptr;
   std::vector<AttributeValue> partition;  // the index key, attribute by attribute
   std::vector<AttributeValue> sort;
   PrimaryKey table_key;

@@ -87,11 +87,11 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
   if (!in.non_key_attributes && *in.projection_type == "INCLUDE") {
     return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
   }
-  if (!in.local && billing_mode == BillingMode::kPayPerRequest && in.has_throughput) {
+  if (!in.local && billing_mode == BillingMode::kPayPerRequest && in.throughput) {
     return Invalid("ProvisionedThroughput should not be specified for index: " + in.name +
                    " when BillingMode is PAY_PER_REQUEST");
   }
-  if (!in.local && billing_mode == BillingMode::kProvisioned && !in.has_throughput) {
+  if (!in.local && billing_mode == BillingMode::kProvisioned && !in.throughput) {
     return Invalid("ProvisionedThroughput must be specified for index: " + in.name);
   }
   index.name = in.name;
@@ -100,7 +100,7 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
                      : *in.projection_type == "KEYS_ONLY" ? ProjectionType::kKeysOnly
                                                           : ProjectionType::kInclude;
   if (in.non_key_attributes) index.non_key_attributes = *in.non_key_attributes;
-  index.throughput = in.throughput;
+  if (in.throughput) index.throughput = *in.throughput;
   if (in.on_demand) {
     DDBD_RETURN_IF_ERROR(CheckOnDemand(*in.on_demand, billing_mode, OnDemandSite::kCreateIndex,
                                        in.name));
@@ -110,6 +110,17 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
 }
 
 }  // namespace
+
+Result<std::optional<Throughput>> ReadIndexThroughput(wire::JsonObject object) {
+  DDBD_ASSIGN_OR_RETURN(auto member, wire::GetObject(object, "ProvisionedThroughput"));
+  if (!member) return std::optional<Throughput>();
+  DDBD_ASSIGN_OR_RETURN(auto read, wire::GetLong(*member, "ReadCapacityUnits"));
+  DDBD_ASSIGN_OR_RETURN(auto write, wire::GetLong(*member, "WriteCapacityUnits"));
+  Throughput throughput;
+  throughput.read_capacity_units = read.value_or(0);
+  throughput.write_capacity_units = write.value_or(0);
+  return std::optional<Throughput>(throughput);
+}
 
 Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool local,
                              wire::ConstraintErrors& errors) {
@@ -146,15 +157,12 @@ Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool
       index.non_key_attributes = std::move(names);
     }
   }
-  DDBD_ASSIGN_OR_RETURN(auto throughput, wire::GetObject(object, "ProvisionedThroughput"));
-  if (throughput && !local) {
-    index.has_throughput = true;
-    DDBD_ASSIGN_OR_RETURN(auto read, wire::GetLong(*throughput, "ReadCapacityUnits"));
-    DDBD_ASSIGN_OR_RETURN(auto write, wire::GetLong(*throughput, "WriteCapacityUnits"));
-    index.throughput.read_capacity_units = read.value_or(0);
-    index.throughput.write_capacity_units = write.value_or(0);
-  }
-  if (!local) {
+  if (local) {
+    // Not part of an LSI: only the member's JSON type is checked.
+    DDBD_ASSIGN_OR_RETURN(auto ignored, wire::GetObject(object, "ProvisionedThroughput"));
+    (void)ignored;
+  } else {
+    DDBD_ASSIGN_OR_RETURN(index.throughput, ReadIndexThroughput(object));
     DDBD_ASSIGN_OR_RETURN(index.on_demand, ReadOnDemandThroughput(object));
   }
   return index;

@@ -18,10 +18,12 @@ struct IndexInput {
   std::vector<KeySchemaInput> key_schema;
   std::optional<std::string> projection_type;
   std::optional<std::vector<std::string>> non_key_attributes;
-  bool has_throughput = false;
-  Throughput throughput;
+  std::optional<Throughput> throughput;     // GSIs
   std::optional<OnDemandInput> on_demand;  // GSIs
 };
+
+// Reads a GSI's ProvisionedThroughput (on a declaration or an Update); nullopt if absent.
+Result<std::optional<Throughput>> ReadIndexThroughput(wire::JsonObject object);
 
 // Reads one index declaration; envelope violations go to `errors` under `path`.
 Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool local,

@@ -37,15 +37,7 @@ Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,
       DDBD_ASSIGN_OR_RETURN(wire::JsonObject change_object, wire::AsObject(*change));
       DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(change_object, "IndexName"));
       update.index_name = std::string(name.value_or(""));
-      DDBD_ASSIGN_OR_RETURN(auto throughput, wire::GetObject(change_object, "ProvisionedThroughput"));
-      if (throughput) {
-        Throughput t;
-        DDBD_ASSIGN_OR_RETURN(auto read, wire::GetLong(*throughput, "ReadCapacityUnits"));
-        DDBD_ASSIGN_OR_RETURN(auto write, wire::GetLong(*throughput, "WriteCapacityUnits"));
-        t.read_capacity_units = read.value_or(0);
-        t.write_capacity_units = write.value_or(0);
-        update.throughput = t;
-      }
+      DDBD_ASSIGN_OR_RETURN(update.throughput, ReadIndexThroughput(change_object));
       DDBD_ASSIGN_OR_RETURN(update.on_demand, ReadOnDemandThroughput(change_object));
     } else {
       return Error::Validation("One or more parameter values were invalid: One of Create, Update "
