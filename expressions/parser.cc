@@ -500,6 +500,7 @@ std::string_view ParameterName(ExpressionKind kind) {
     case ExpressionKind::kKeyCondition: return "KeyConditionExpression";
     case ExpressionKind::kProjection: return "ProjectionExpression";
     case ExpressionKind::kUpdate: return "UpdateExpression";
+    case ExpressionKind::kSearchCondition: return "SearchConditionExpression";
   }
   return "Expression";
 }

@@ -16,7 +16,14 @@
 
 namespace ddbd::expressions {
 
-enum class ExpressionKind : uint8_t { kCondition, kFilter, kKeyCondition, kProjection, kUpdate };
+enum class ExpressionKind : uint8_t {
+  kCondition,
+  kFilter,
+  kKeyCondition,
+  kProjection,
+  kUpdate,
+  kSearchCondition,  // SearchVectors: parsed like a condition, then narrowed by the operation
+};
 
 // "ConditionExpression", "FilterExpression", …: the prefix of DynamoDB's messages.
 std::string_view ParameterName(ExpressionKind kind);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "index/vector_entries.h"
+
 namespace ddbd::index {
 namespace {
 
@@ -45,6 +47,7 @@ Status CheckOne(const IndexDef& index, const KeyElement& key, const AttributeMap
 }  // namespace
 
 bool Projects(const TableDef& table, const IndexDef& index, std::string_view attribute) {
+  if (index.IsVector()) return VectorProjects(table, index, attribute);
   if (index.projection == ProjectionType::kAll) return true;
   if (table.IsKeyAttribute(attribute) || index.HasKeyAttribute(attribute)) return true;
   return index.projection == ProjectionType::kInclude &&
@@ -53,7 +56,7 @@ bool Projects(const TableDef& table, const IndexDef& index, std::string_view att
 }
 
 Item Project(const TableDef& table, const IndexDef& index, const AttributeMap& item) {
-  if (index.projection == ProjectionType::kAll) return Item(item);
+  if (index.projection == ProjectionType::kAll && !index.IsVector()) return Item(item);
   Item projected;
   for (const auto& [name, value] : item) {
     if (Projects(table, index, name)) projected.emplace(name, value);
@@ -63,6 +66,7 @@ Item Project(const TableDef& table, const IndexDef& index, const AttributeMap& i
 
 std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDef& index,
                                             const AttributeMap& item, bool with_projection) {
+  if (index.IsVector()) return VectorEntryFor(table, index, item);
   storage::IndexEntry entry;
   for (const auto& key : index.partition_keys) {
     const AttributeValue* value = KeyValue(item, key);
@@ -91,7 +95,7 @@ std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDe
 
 bool SameProjection(const TableDef& table, const IndexDef& index, const AttributeMap& before,
                     const AttributeMap& after) {
-  if (index.projection == ProjectionType::kAll) return before == after;
+  if (index.projection == ProjectionType::kAll && !index.IsVector()) return before == after;
   size_t projected_before = 0;
   for (const auto& [name, value] : before) {
     if (!Projects(table, index, name)) continue;
@@ -106,6 +110,7 @@ bool SameProjection(const TableDef& table, const IndexDef& index, const Attribut
 
 Status CheckIndexKeys(const TableDef& table, const AttributeMap& item) {
   for (const auto& index : table.indexes) {
+    if (index.IsVector()) continue;  // CheckVectorAttributes
     for (const auto& key : index.partition_keys) DDBD_RETURN_IF_ERROR(CheckOne(index, key, item, true));
     for (const auto& key : index.sort_keys) DDBD_RETURN_IF_ERROR(CheckOne(index, key, item, false));
   }

@@ -4,6 +4,7 @@
 // batch. Entry points: EntryFor, Project, CheckIndexKeys, Maintainer.
 #pragma once
 
+#include <functional>
 #include <optional>
 
 #include "model/attribute_value.h"
@@ -44,9 +45,17 @@ class Maintainer : public storage::IndexMaintainer {
                       const AttributeMap& after) const override {
     return index::SameProjection(table, index, before, after);
   }
+  void VectorEntriesCommitted(std::vector<storage::VectorEntryChange> changes) const override {
+    if (vector_listener_) vector_listener_(std::move(changes));
+  }
+  // Who keeps the in-memory vector indexes; set once at start-up, before any write.
+  void SetVectorListener(std::function<void(std::vector<storage::VectorEntryChange>)> listener) {
+    vector_listener_ = std::move(listener);
+  }
 
  private:
   const storage::Catalog& catalog_;
+  std::function<void(std::vector<storage::VectorEntryChange>)> vector_listener_;
 };
 
 }  // namespace ddbd::index

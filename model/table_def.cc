@@ -21,6 +21,15 @@ AttributeType ToAttributeType(KeyAttributeType type) {
   return AttributeType::kS;
 }
 
+std::string_view DistanceFunctionName(DistanceFunction function) {
+  switch (function) {
+    case DistanceFunction::kCosine: return "COSINE";
+    case DistanceFunction::kEuclidean: return "EUCLIDEAN";
+    case DistanceFunction::kDotProduct: return "DOT_PRODUCT";
+  }
+  return "?";
+}
+
 const IndexDef* TableDef::FindIndex(std::string_view index_name) const {
   for (const auto& index : indexes) {
     if (index.name == index_name) return &index;

@@ -68,8 +68,25 @@ struct SseDescription {
 enum class ProjectionType : uint8_t { kAll = 1, kKeysOnly = 2, kInclude = 3 };
 enum class IndexStatus : uint8_t { kCreating = 1, kActive = 2, kDeleting = 3, kUpdating = 4 };
 
-// A global or local secondary index. GSIs may have multi-attribute keys: up to four
-// partition and up to four sort attributes; LSIs have exactly one of each.
+// Stored on disk (catalog): never renumber.
+enum class DistanceFunction : uint8_t { kCosine = 1, kEuclidean = 2, kDotProduct = 3 };
+std::string_view DistanceFunctionName(DistanceFunction function);
+
+// What makes an index a vector index: the attribute holding the vector, its fixed length,
+// how distance is measured, and the INLINE_FILTER attributes of its search schema (its HASH
+// element, if any, is the index's single partition key).
+struct VectorSpec {
+  std::string attribute;
+  uint32_t dimensions = 0;
+  DistanceFunction distance = DistanceFunction::kCosine;
+  std::vector<KeyElement> filters;  // in declaration order
+  friend bool operator==(const VectorSpec&, const VectorSpec&) = default;
+};
+
+// A global or local secondary index, or a vector index (`vector` set). GSIs may have
+// multi-attribute keys: up to four partition and up to four sort attributes; LSIs have
+// exactly one of each; a vector index has no sort key and at most one partition key (its
+// search schema's HASH element).
 struct IndexDef {
   uint64_t id = 0;  // storage id, from the same sequence as table ids
   std::string name;
@@ -82,7 +99,9 @@ struct IndexDef {
   bool backfilling = false;
   Throughput throughput;  // GSIs of provisioned tables
   OnDemandThroughput on_demand;  // GSIs of on-demand tables
+  std::optional<VectorSpec> vector;  // vector indexes
 
+  bool IsVector() const { return vector.has_value(); }
   bool HasKeyAttribute(std::string_view attribute) const {
     for (const auto& key : partition_keys) {
       if (key.name == attribute) return true;
@@ -114,10 +133,17 @@ struct TableDef {
   std::string table_class = "STANDARD";
   SseDescription sse;
   std::vector<Tag> tags;
-  std::vector<IndexDef> indexes;  // GSIs and LSIs, in declaration order
+  std::vector<IndexDef> indexes;  // GSIs, LSIs and vector indexes, in declaration order
 
   std::string Arn() const;
+  // Any index by name (GSI, LSI or vector index).
   const IndexDef* FindIndex(std::string_view index_name) const;
+  bool HasVectorIndexes() const {
+    for (const auto& index : indexes) {
+      if (index.IsVector()) return true;
+    }
+    return false;
+  }
   bool IsKeyAttribute(std::string_view attribute) const {
     return partition_key.name == attribute || (sort_key && sort_key->name == attribute);
   }

@@ -26,6 +26,7 @@ constexpr Operation kOperations[] = {
     {"PutItem", ops::PutItem, Access::kWrite},
     {"Query", ops::Query, Access::kRead},
     {"Scan", ops::Scan, Access::kRead},
+    {"SearchVectors", ops::SearchVectors, Access::kRead},
     {"TagResource", ops::TagResource, Access::kAdmin},
     {"UntagResource", ops::UntagResource, Access::kAdmin},
     {"UpdateItem", ops::UpdateItem, Access::kWrite},

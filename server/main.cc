@@ -48,6 +48,10 @@ int main(int argc, char** argv) {
   index::Maintainer index_maintainer(**catalog);
   (*db)->SetIndexMaintainer(&index_maintainer);
   server::Service service(**db, **catalog, cl.service);
+  if (Status loaded = service.StartVectorIndexes(index_maintainer); !loaded.ok()) {
+    std::fprintf(stderr, "ddbd: cannot load vector indexes: %s\n", loaded.error().message().c_str());
+    return 1;
+  }
   server::http::HttpServer http(service, cl.server);
   if (Status started = http.Start(); !started.ok()) {
     std::fprintf(stderr, "ddbd: %s\n", started.error().message().c_str());

@@ -55,6 +55,8 @@ std::string UsageText() {
                         size limit of an item collection on tables with local secondary
                         indexes (default 10 GB; lower it to test the limit)
   --region NAME         region used in ARNs when a request is not signed (default us-east-1)
+  --exact-vector-search answer SearchVectors by exact search only (no HNSW graphs): fully
+                        deterministic results, slower on large indexes
   --help                print this text
 
 DynamoDB Local's spellings are accepted too: -port N, -dbPath DIR, -inMemory,
@@ -108,6 +110,8 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       cl.storage.item_collection_limit_bytes = limit;
     } else if (arg == "--require-auth") {
       cl.service.require_authentication = true;
+    } else if (arg == "--exact-vector-search") {
+      cl.service.vector_search.exact_only = true;
     } else if (arg == "--region") {
       DDBD_ASSIGN_OR_RETURN(cl.service.default_region, value());
     } else if (arg == "--help" || arg == "-help" || arg == "-h") {

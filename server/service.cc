@@ -33,6 +33,14 @@ CredentialScope ParseCredentialScope(std::string_view authorization) {
   return scope;
 }
 
+Status Service::StartVectorIndexes(index::Maintainer& maintainer) {
+  maintainer.SetVectorListener([vectors = vectors_.get()](
+                                   std::vector<storage::VectorEntryChange> changes) {
+    vectors->Apply(std::move(changes));
+  });
+  return vectors_->Load(db_, catalog_);
+}
+
 Service::~Service() {
   std::lock_guard lock(background_mutex_);
   for (auto& thread : background_) thread.join();

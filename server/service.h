@@ -9,8 +9,11 @@
 #include <vector>
 #include <string_view>
 
+#include "index/index_entries.h"
+#include "server/vector_indexes.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
+#include "vector/vector_index.h"
 
 namespace ddbd::server {
 
@@ -26,6 +29,7 @@ struct ServiceOptions {
   Isolation isolation;
   bool require_authentication = false;  // answer MissingAuthenticationToken without a signature
   std::string default_region = "us-east-1";
+  vector::SearchTuning vector_search;
 };
 
 // The credential scope of a SigV4-signed request ("Credential=AKID/date/region/service/…").
@@ -39,13 +43,20 @@ CredentialScope ParseCredentialScope(std::string_view authorization);
 class Service {
  public:
   Service(storage::Database& db, storage::Catalog& catalog, ServiceOptions options)
-      : db_(db), catalog_(catalog), options_(std::move(options)) {}
+      : db_(db),
+        catalog_(catalog),
+        options_(std::move(options)),
+        vectors_(std::make_unique<VectorIndexes>(options_.vector_search)) {}
   // Waits for background work (index backfills) to finish.
   ~Service();
 
   storage::Database& db() { return db_; }
   storage::Catalog& catalog() { return catalog_; }
   const ServiceOptions& options() const { return options_; }
+  VectorIndexes& vectors() { return *vectors_; }
+  // Fills the in-memory vector indexes from storage and has `maintainer` keep them current.
+  // REQUIRES: called once, before serving.
+  Status StartVectorIndexes(index::Maintainer& maintainer);
   // The table namespace of a request with this credential scope.
   std::string ScopeOf(const CredentialScope& credentials) const;
   // Runs `work` on its own thread; the Service waits for it on destruction.
@@ -55,6 +66,7 @@ class Service {
   storage::Database& db_;
   storage::Catalog& catalog_;
   ServiceOptions options_;
+  std::unique_ptr<VectorIndexes> vectors_;  // outlives the background work below
   std::mutex background_mutex_;
   std::vector<std::thread> background_;
 };

@@ -83,4 +83,11 @@ std::vector<std::string> Catalog::ListNames(std::string_view scope) const {
   return names;
 }
 
+std::vector<std::shared_ptr<const TableDef>> Catalog::AllTables() const {
+  std::shared_lock lock(mutex_);
+  std::vector<std::shared_ptr<const TableDef>> tables;
+  for (const auto& [key, table] : tables_) tables.push_back(table);
+  return tables;
+}
+
 }  // namespace ddbd::storage

@@ -36,6 +36,8 @@ class Catalog {
   Status Replace(const TableDef& table);
   // Removes the table and all its items.
   Status Drop(const TableDef& table);
+  // Every table of every scope.
+  std::vector<std::shared_ptr<const TableDef>> AllTables() const;
   // Table names of `scope` in ascending byte order.
   std::vector<std::string> ListNames(std::string_view scope) const;
 

@@ -41,7 +41,9 @@ constexpr std::string_view kIndexesFamily = "indexes";
 // The stored value of an index entry: the projected attributes in the item encoding. An
 // ALL-projected entry holds the whole item, whose encoding the caller already has.
 std::string EntryValue(const IndexEntry& entry, std::string_view item_encoding) {
-  if (entry.index->projection == ProjectionType::kAll) return std::string(item_encoding);
+  if (entry.index->projection == ProjectionType::kAll && !entry.index->IsVector()) {
+    return std::string(item_encoding);
+  }
   return EncodeItem(entry.projected, entry.projected_size);
 }
 
@@ -403,6 +405,7 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
   // Statistics deltas of the whole call, per table: one merge operand per table at the end.
   std::map<uint64_t, StatsEntries> deltas;
   std::map<std::string, int64_t> pending_collections;  // collection key → size so far
+  std::vector<VectorEntryChange> vector_changes;
   uint64_t table_id = 0;  // the table of the write being prepared
   auto add_delta = [&](uint64_t id, TableStats delta) {
     TableStats& total = deltas[table_id][id];
@@ -435,7 +438,12 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
     }
     int64_t local_entries_delta = 0;
     if (indexed) {
-      local_entries_delta = AddIndexChanges(*indexed_table, outcome, encoded, batch, add_delta);
+      const size_t first_vector_change = vector_changes.size();
+      local_entries_delta =
+          AddIndexChanges(*indexed_table, outcome, encoded, batch, add_delta, vector_changes);
+      for (size_t c = first_vector_change; c < vector_changes.size(); ++c) {
+        vector_changes[c].table = indexed_table;
+      }
     }
     if (outcome.new_item) {
       batch.Put(impl_->items, keys[i], encoded);
@@ -465,6 +473,9 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
   if (batch.Count() > 0) {
     rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
     if (!status.ok()) return StorageError(status);
+  }
+  if (!vector_changes.empty()) {
+    impl_->index_maintainer->VectorEntriesCommitted(std::move(vector_changes));
   }
   for (const auto& [table, entries] : deltas) {
     for (const auto& [id, delta] : entries) {
@@ -499,7 +510,8 @@ Result<int64_t> Database::UpdateCollection(uint64_t table_id, const AttributeVal
 template <typename AddDelta>
 int64_t Database::AddIndexChanges(const TableDef& table, const WriteOutcome& outcome,
                                   std::string_view new_item_encoding, rocksdb::WriteBatch& batch,
-                                  AddDelta&& add_delta) {
+                                  AddDelta&& add_delta,
+                                  std::vector<VectorEntryChange>& vector_changes) {
   // Entries the old item had and the new one no longer has are deleted; the new item's
   // entries are written unless an identical entry (same key, same projected attributes) is
   // already stored. Statistics follow by entry count and projected size. An index
@@ -535,6 +547,9 @@ int64_t Database::AddIndexChanges(const TableDef& table, const WriteOutcome& out
       }
       const size_t size = entry.projected_size;
       batch.Put(impl_->indexes, key, EntryValue(entry, new_item_encoding));
+      if (entry.index->IsVector()) {
+        vector_changes.push_back({nullptr, entry.index, key, std::move(entry.projected)});
+      }
       const int64_t old_size = old == old_entries.end() ? 0 : static_cast<int64_t>(old->second.size);
       add_delta(entry.index->id, TableStats{old == old_entries.end() ? 1 : 0,
                                             static_cast<int64_t>(size) - old_size});
@@ -544,6 +559,7 @@ int64_t Database::AddIndexChanges(const TableDef& table, const WriteOutcome& out
   }
   for (const auto& [key, info] : old_entries) {
     batch.Delete(impl_->indexes, key);
+    if (info.index->IsVector()) vector_changes.push_back({nullptr, info.index, key, std::nullopt});
     add_delta(info.index->id, TableStats{-1, -static_cast<int64_t>(info.size)});
     if (info.index->local) local_delta -= static_cast<int64_t>(info.size);
   }
@@ -647,6 +663,7 @@ Result<uint64_t> Database::BackfillIndex(const TableDef& table, uint64_t index_i
     DDBD_ASSIGN_OR_RETURN(Item item, DecodeItem(std::string_view(stored.data(), stored.size())));
     rocksdb::WriteBatch batch;
     std::vector<std::pair<LiveStats*, TableStats>> deltas;
+    std::vector<VectorEntryChange> vector_changes;
     auto current = impl_->index_maintainer->IndexedTable(table.id);
     if (!current) break;  // the table was dropped
     for (auto& entry : impl_->index_maintainer->Derive(*current, item, index_id, true)) {
@@ -659,6 +676,9 @@ Result<uint64_t> Database::BackfillIndex(const TableDef& table, uint64_t index_i
       }
       batch.Put(impl_->indexes, entry_key,
                 EntryValue(entry, std::string_view(stored.data(), stored.size())));
+      if (entry.index->IsVector()) {
+        vector_changes.push_back({current, entry.index, entry_key, std::move(entry.projected)});
+      }
       batch.Merge(impl_->catalog, StatsKey(table.id),
                   EncodeStats(index_id, TableStats{1, static_cast<int64_t>(size)}));
       deltas.emplace_back(&impl_->StatsFor(index_id), TableStats{1, static_cast<int64_t>(size)});
@@ -670,11 +690,34 @@ Result<uint64_t> Database::BackfillIndex(const TableDef& table, uint64_t index_i
         live->item_count += delta.item_count;
         live->size_bytes += delta.size_bytes;
       }
+      if (!vector_changes.empty()) {
+        impl_->index_maintainer->VectorEntriesCommitted(std::move(vector_changes));
+      }
     }
     ++visited;
   }
   DDBD_RETURN_IF_ERROR(cursor->status());
   return visited;
+}
+
+Result<std::optional<Item>> Database::GetIndexEntry(std::string_view key) {
+  rocksdb::PinnableSlice value;
+  rocksdb::Status status = impl_->db->Get(rocksdb::ReadOptions(), impl_->indexes, key, &value);
+  if (status.IsNotFound()) return std::optional<Item>();
+  if (!status.ok()) return StorageError(status);
+  DDBD_ASSIGN_OR_RETURN(Item entry, DecodeItem(std::string_view(value.data(), value.size())));
+  return std::optional<Item>(std::move(entry));
+}
+
+Status Database::ForEachIndexEntry(uint64_t index_id,
+                                   const std::function<void(std::string_view, Item)>& visit) {
+  RocksItemCursor cursor(impl_->db.get(), impl_->indexes, TablePrefix(index_id),
+                         TablePrefix(index_id + 1), true);
+  for (; cursor.Valid(); cursor.Next()) {
+    DDBD_ASSIGN_OR_RETURN(Item entry, cursor.item());
+    visit(cursor.key(), std::move(entry));
+  }
+  return cursor.status();
 }
 
 Status Database::Flush() {

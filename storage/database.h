@@ -92,6 +92,15 @@ struct IndexEntry {
   size_t projected_size = 0; // DynamoDB's size of the projected attributes
 };
 
+// A change to a vector index entry, reported after its batch is committed so that the
+// in-memory vector index follows the stored entries (in commit order for each item).
+struct VectorEntryChange {
+  std::shared_ptr<const TableDef> table;  // the definition the entry was derived from
+  const IndexDef* index = nullptr;        // in `table`
+  std::string key;             // the entry's key in the index family
+  std::optional<Item> entry;   // the new entry; nullopt when it was removed
+};
+
 // Knows which tables have indexes and derives an item's index entries from the table's
 // current definition. Installed once at start-up by the module that knows index rules
 // (index/). Called under the item's lock, so a write always maintains the indexes the table
@@ -109,6 +118,9 @@ class IndexMaintainer {
   // an item (whose entry keys are equal): then the entry need not be written again.
   virtual bool SameProjection(const TableDef& table, const IndexDef& index,
                               const AttributeMap& before, const AttributeMap& after) const = 0;
+  // Called with the vector entry changes of a batch once it is committed, while the items'
+  // locks are still held.
+  virtual void VectorEntriesCommitted(std::vector<VectorEntryChange> changes) const = 0;
 };
 
 class ItemCursor;
@@ -166,6 +178,12 @@ class Database {
                                                  uint64_t hash_end,
                                                  const std::optional<std::string>& exclusive_start);
 
+  // A stored index entry by its key (the projected attributes), or nullopt.
+  Result<std::optional<Item>> GetIndexEntry(std::string_view key);
+  // Every stored entry of one index, in key order: `visit(key, entry)`.
+  Status ForEachIndexEntry(uint64_t index_id,
+                           const std::function<void(std::string_view, Item)>& visit);
+
   // Writes the entries of `index_id` for every item of `table` (a new index's backfill).
   // Each item is re-read under its lock, so writes racing with the backfill end up in the
   // index exactly once. Returns the number of items visited.
@@ -188,7 +206,7 @@ class Database {
   template <typename AddDelta>
   int64_t AddIndexChanges(const TableDef& table, const WriteOutcome& outcome,
                           std::string_view new_item_encoding, rocksdb::WriteBatch& batch,
-                          AddDelta&& add_delta);
+                          AddDelta&& add_delta, std::vector<VectorEntryChange>& vector_changes);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -42,6 +42,7 @@ enum IndexField : uint64_t {
   kIndexBackfilling = 9,
   kIndexThroughput = 10,
   kIndexOnDemand = 11,  // written only when a maximum is set
+  kIndexVector = 12,    // vector indexes only
 };
 
 class FieldWriter {
@@ -120,6 +121,34 @@ void DecodeThroughput(ByteReader& in, Throughput& t) {
   t.decreases_today = in.SignedVarint();
 }
 
+// attribute ‖ dimensions ‖ distance function ‖ the INLINE_FILTER attributes (name, type)…
+std::string EncodeVectorSpec(const VectorSpec& spec) {
+  std::string payload;
+  ByteWriter writer(payload);
+  writer.Bytes(spec.attribute);
+  writer.SignedVarint(spec.dimensions);
+  writer.SignedVarint(static_cast<int64_t>(spec.distance));
+  for (const auto& filter : spec.filters) {
+    writer.Bytes(filter.name);
+    writer.Byte(static_cast<uint8_t>(filter.type));
+  }
+  return payload;
+}
+
+bool DecodeVectorSpec(ByteReader& in, VectorSpec& spec) {
+  spec.attribute = std::string(in.Bytes());
+  spec.dimensions = static_cast<uint32_t>(in.SignedVarint());
+  spec.distance = static_cast<DistanceFunction>(in.SignedVarint());
+  while (in.ok() && !in.done()) {
+    KeyElement& filter = spec.filters.emplace_back();
+    filter.name = std::string(in.Bytes());
+    const uint8_t type = in.Byte();
+    if (type < 1 || type > 3) return false;
+    filter.type = static_cast<KeyAttributeType>(type);
+  }
+  return in.ok();
+}
+
 std::string EncodeIndex(const IndexDef& index) {
   std::string out;
   FieldWriter fields(out);
@@ -137,6 +166,7 @@ std::string EncodeIndex(const IndexDef& index) {
   fields.PutInt(kIndexBackfilling, index.backfilling ? 1 : 0);
   fields.Put(kIndexThroughput, EncodeThroughput(index.throughput));
   if (index.on_demand.IsSet()) fields.Put(kIndexOnDemand, EncodeOnDemand(index.on_demand));
+  if (index.vector) fields.Put(kIndexVector, EncodeVectorSpec(*index.vector));
   return out;
 }
 
@@ -190,6 +220,9 @@ bool DecodeIndex(std::string_view bytes, IndexDef& index) {
         break;
       case kIndexOnDemand:
         DecodeOnDemand(in, index.on_demand);
+        break;
+      case kIndexVector:
+        ok = DecodeVectorSpec(in, index.vector.emplace());
         break;
       default:
         break;  // a field written by a newer ddbd

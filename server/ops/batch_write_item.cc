@@ -5,6 +5,7 @@
 #include <set>
 
 #include "index/index_entries.h"
+#include "index/vector_entries.h"
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 #include "storage/key_codec.h"
@@ -103,6 +104,8 @@ Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
       if (request.put_item) {
         DDBD_ASSIGN_OR_RETURN(key, KeyFromItem(*table, *request.put_item));
         DDBD_RETURN_IF_ERROR(index::CheckIndexKeys(*table, *request.put_item));
+        DDBD_RETURN_IF_ERROR(
+            index::CheckVectorAttributes(*table, *request.put_item, index::EveryAttribute));
       } else {
         DDBD_ASSIGN_OR_RETURN(key, KeyFromParameter(*table, request.delete_key));
       }

@@ -1,5 +1,5 @@
 // CreateTable: validate a table definition the way DynamoDB does and store it.
-// Secondary indexes and streams are declared by later work; until then they are refused.
+// Streams are declared by later work; until then they are refused.
 #include <random>
 
 #include "server/ops/index_declarations.h"
@@ -19,6 +19,7 @@ struct CreateTableInput {
   std::vector<Tag> tags;
   std::optional<std::vector<IndexInput>> global_indexes;
   std::optional<std::vector<IndexInput>> local_indexes;
+  std::optional<std::vector<VectorIndexInput>> vector_indexes;
 };
 
 
@@ -39,6 +40,7 @@ Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body)
   DDBD_ASSIGN_OR_RETURN(in.local_indexes, ReadIndexes(body, "LocalSecondaryIndexes", true, errors));
   DDBD_ASSIGN_OR_RETURN(in.global_indexes,
                         ReadIndexes(body, "GlobalSecondaryIndexes", false, errors));
+  DDBD_ASSIGN_OR_RETURN(in.vector_indexes, ReadVectorIndexes(body, errors));
   DDBD_ASSIGN_OR_RETURN(auto tags, ReadTags(body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   if (tags) in.tags = std::move(*tags);
@@ -60,7 +62,8 @@ Status CheckKeySchema(const CreateTableInput& in) {
     return Error::Validation("Invalid KeySchema: Some index key attribute have no definition");
   }
   DDBD_RETURN_IF_ERROR(CheckKeySchemaShape(keys, definitions));
-  if (!in.global_indexes && !in.local_indexes && keys.size() != definitions.size()) {
+  if (!in.global_indexes && !in.local_indexes && !in.vector_indexes &&
+      keys.size() != definitions.size()) {
     return Error::Validation(
         "One or more parameter values were invalid: Number of attributes in KeySchema does not "
         "exactly match number of attributes defined in AttributeDefinitions");
@@ -129,7 +132,7 @@ Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(definition.indexes,
                         CheckIndexes(definition.partition_key, definition.sort_key,
                                      definition.attribute_definitions, definition.billing_mode,
-                                     in.global_indexes, in.local_indexes));
+                                     in.global_indexes, in.local_indexes, in.vector_indexes));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.catalog().Create(std::move(definition)));
 
   wire::JsonWriter out;

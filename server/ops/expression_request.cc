@@ -71,6 +71,7 @@ std::string ValueBearingMembers(const ExpressionMembers& accepted) {
   if (accepted.condition) members.push_back("ConditionExpression");
   if (accepted.key_condition) members.push_back("KeyConditionExpression");
   if (accepted.filter) members.push_back("FilterExpression");
+  if (accepted.search_condition) members.push_back("SearchConditionExpression");
   std::string out;
   for (size_t i = 0; i < members.size(); ++i) {
     if (i) out += " and ";
@@ -93,8 +94,11 @@ Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const Expression
   DDBD_ASSIGN_OR_RETURN(auto condition_text, ReadText(body, accepted.condition, "ConditionExpression"));
   DDBD_ASSIGN_OR_RETURN(auto filter_text, ReadText(body, accepted.filter, "FilterExpression"));
   DDBD_ASSIGN_OR_RETURN(auto projection_text, ReadText(body, accepted.projection, "ProjectionExpression"));
+  DDBD_ASSIGN_OR_RETURN(auto search_text,
+                        ReadText(body, accepted.search_condition, "SearchConditionExpression"));
 
-  const bool any_value_bearing = key_text || update_text || condition_text || filter_text;
+  const bool any_value_bearing =
+      key_text || update_text || condition_text || filter_text || search_text;
   if (!any_value_bearing && !projection_text && wire::Member(body, "ExpressionAttributeNames")) {
     return Error::Validation("ExpressionAttributeNames can only be specified when using expressions");
   }
@@ -144,6 +148,13 @@ Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const Expression
     DDBD_ASSIGN_OR_RETURN(in.filter,
                           expressions::ParsedCondition(*filter_text, ExpressionKind::kFilter));
     DDBD_RETURN_IF_ERROR(in.bindings.BindCondition(*in.filter, ExpressionKind::kFilter));
+  }
+  if (search_text) {
+    DDBD_ASSIGN_OR_RETURN(in.search_condition,
+                          expressions::ParsedCondition(*search_text,
+                                                       ExpressionKind::kSearchCondition));
+    DDBD_RETURN_IF_ERROR(
+        in.bindings.BindCondition(*in.search_condition, ExpressionKind::kSearchCondition));
   }
   if (projection_text) {
     DDBD_ASSIGN_OR_RETURN(auto projection, expressions::ParsedProjection(*projection_text));

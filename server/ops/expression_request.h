@@ -23,6 +23,7 @@ struct ExpressionMembers {
   bool key_condition = false;
   bool projection = false;
   bool update = false;
+  bool search_condition = false;  // SearchVectors
 };
 
 // Parsed trees are shared with the parse cache (immutable); null when the member is absent.
@@ -32,6 +33,7 @@ struct ExpressionInputs {
   std::shared_ptr<const expressions::Condition> filter;
   std::shared_ptr<const expressions::Condition> key_condition;
   std::shared_ptr<const expressions::UpdateExpression> update;
+  std::shared_ptr<const expressions::Condition> search_condition;
   std::optional<std::vector<expressions::ResolvedPath>> projection;
 };
 

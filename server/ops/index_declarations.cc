@@ -80,13 +80,7 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
                      ", table hash key: " + table_hash.name);
     }
   }
-  if (!in.projection_type) return Invalid("Unknown ProjectionType: null");
-  if (in.non_key_attributes && *in.projection_type != "INCLUDE") {
-    return Invalid("ProjectionType is " + *in.projection_type + ", but NonKeyAttributes is specified");
-  }
-  if (!in.non_key_attributes && *in.projection_type == "INCLUDE") {
-    return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
-  }
+  DDBD_RETURN_IF_ERROR(CheckProjectionShape(in.projection_type, in.non_key_attributes));
   if (!in.local && billing_mode == BillingMode::kPayPerRequest && in.throughput) {
     return Invalid("ProvisionedThroughput should not be specified for index: " + in.name +
                    " when BillingMode is PAY_PER_REQUEST");
@@ -96,9 +90,7 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
   }
   index.name = in.name;
   index.local = in.local;
-  index.projection = *in.projection_type == "ALL"         ? ProjectionType::kAll
-                     : *in.projection_type == "KEYS_ONLY" ? ProjectionType::kKeysOnly
-                                                          : ProjectionType::kInclude;
+  index.projection = ToProjectionType(*in.projection_type);
   if (in.non_key_attributes) index.non_key_attributes = *in.non_key_attributes;
   if (in.throughput) index.throughput = *in.throughput;
   if (in.on_demand) {
@@ -110,6 +102,56 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
 }
 
 }  // namespace
+
+Status ReadProjection(wire::JsonObject object, const std::string& path,
+                      wire::ConstraintErrors& errors, std::optional<std::string>& type,
+                      std::optional<std::vector<std::string>>& non_key_attributes) {
+  DDBD_ASSIGN_OR_RETURN(auto projection, wire::GetObject(object, "Projection"));
+  if (!projection) {
+    errors.NotNull(path + ".projection");
+  } else {
+    DDBD_ASSIGN_OR_RETURN(auto read_type, ReadEnum(*projection, "ProjectionType",
+                                                   path + ".projection.projectionType",
+                                                   {"ALL", "KEYS_ONLY", "INCLUDE"}, errors));
+    if (read_type) type = std::string(*read_type);
+    DDBD_ASSIGN_OR_RETURN(auto non_key, wire::GetArray(*projection, "NonKeyAttributes"));
+    if (non_key) {
+      std::vector<std::string> names;
+      for (wire::JsonValue element : *non_key) {
+        DDBD_ASSIGN_OR_RETURN(std::string_view attribute, wire::AsString(element));
+        names.emplace_back(attribute);
+      }
+      const std::string attributes_path = path + ".projection.nonKeyAttributes";
+      if (names.empty()) errors.LengthAtLeast("[]", attributes_path, 1);
+      if (names.size() > 20) errors.LengthAtMost("[...]", attributes_path, 20);
+      non_key_attributes = std::move(names);
+    }
+  }
+  return OkStatus();
+}
+
+Status CheckProjectionShape(const std::optional<std::string>& type,
+                            const std::optional<std::vector<std::string>>& non_key_attributes) {
+  if (!type) return Invalid("Unknown ProjectionType: null");
+  if (non_key_attributes && *type != "INCLUDE") {
+    return Invalid("ProjectionType is " + *type + ", but NonKeyAttributes is specified");
+  }
+  if (!non_key_attributes && *type == "INCLUDE") {
+    return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  }
+  return OkStatus();
+}
+
+size_t VectorProjectedAttributes(const IndexDef& index) {
+  // The vector attribute and each INLINE_FILTER count; the HASH element does not.
+  return index.non_key_attributes.size() + 1 + index.vector->filters.size();
+}
+
+ProjectionType ToProjectionType(std::string_view type) {
+  return type == "ALL" ? ProjectionType::kAll
+         : type == "KEYS_ONLY" ? ProjectionType::kKeysOnly
+                               : ProjectionType::kInclude;
+}
 
 Result<std::optional<Throughput>> ReadIndexThroughput(wire::JsonObject object) {
   DDBD_ASSIGN_OR_RETURN(auto member, wire::GetObject(object, "ProvisionedThroughput"));
@@ -136,27 +178,8 @@ Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool
   }
   DDBD_ASSIGN_OR_RETURN(index.key_schema, ReadKeySchema(object, path + ".keySchema",
                                                       local ? 2 : 2 * kMaxKeyAttributes, errors));
-  DDBD_ASSIGN_OR_RETURN(auto projection, wire::GetObject(object, "Projection"));
-  if (!projection) {
-    errors.NotNull(path + ".projection");
-  } else {
-    DDBD_ASSIGN_OR_RETURN(auto type, ReadEnum(*projection, "ProjectionType",
-                                              path + ".projection.projectionType",
-                                              {"ALL", "KEYS_ONLY", "INCLUDE"}, errors));
-    if (type) index.projection_type = std::string(*type);
-    DDBD_ASSIGN_OR_RETURN(auto non_key, wire::GetArray(*projection, "NonKeyAttributes"));
-    if (non_key) {
-      std::vector<std::string> names;
-      for (wire::JsonValue element : *non_key) {
-        DDBD_ASSIGN_OR_RETURN(std::string_view attribute, wire::AsString(element));
-        names.emplace_back(attribute);
-      }
-      const std::string attributes_path = path + ".projection.nonKeyAttributes";
-      if (names.empty()) errors.LengthAtLeast("[]", attributes_path, 1);
-      if (names.size() > 20) errors.LengthAtMost("[...]", attributes_path, 20);
-      index.non_key_attributes = std::move(names);
-    }
-  }
+  DDBD_RETURN_IF_ERROR(ReadProjection(object, path, errors, index.projection_type,
+                                      index.non_key_attributes));
   if (local) {
     // Not part of an LSI: only the member's JSON type is checked.
     DDBD_ASSIGN_OR_RETURN(auto ignored, wire::GetObject(object, "ProvisionedThroughput"));
@@ -221,7 +244,11 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
                                            const std::vector<AttributeDefinition>& definitions,
                                            BillingMode billing_mode,
                                            const std::optional<std::vector<IndexInput>>& gsis,
-                                           const std::optional<std::vector<IndexInput>>& lsis) {
+                                           const std::optional<std::vector<IndexInput>>& lsis,
+                                           const std::optional<std::vector<VectorIndexInput>>& vectors) {
+  if (lsis && lsis->empty()) return Invalid("List of LocalSecondaryIndexes is empty");
+  if (gsis && gsis->empty()) return Invalid("List of GlobalSecondaryIndexes is empty");
+  if (vectors && vectors->empty()) return Invalid("List of VectorIndexes is empty");
   std::vector<IndexDef> result;
   std::set<std::string> names;
   size_t projected = 0;
@@ -235,7 +262,6 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
     return OkStatus();
   };
   if (lsis) {
-    if (lsis->empty()) return Invalid("List of LocalSecondaryIndexes is empty");
     if (!table_range) {
       return Invalid("Table KeySchema does not have a range key, which is required when "
                      "specifying a LocalSecondaryIndex");
@@ -246,10 +272,18 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
     }
   }
   if (gsis) {
-    if (gsis->empty()) return Invalid("List of GlobalSecondaryIndexes is empty");
     DDBD_RETURN_IF_ERROR(add(*gsis));
     if (gsis->size() > kMaxGlobalIndexes) {
       return Invalid("GlobalSecondaryIndex count exceeds the per-table limit of 20");
+    }
+  }
+  if (vectors) {
+    DDBD_ASSIGN_OR_RETURN(std::vector<IndexDef> vector_indexes,
+                          CheckVectorIndexList(*vectors, definitions, billing_mode));
+    for (auto& index : vector_indexes) {
+      if (!names.insert(index.name).second) return Invalid("Duplicate index name: " + index.name);
+      projected += VectorProjectedAttributes(index);
+      result.push_back(std::move(index));
     }
   }
   if (projected > kMaxProjectedAttributes) {
@@ -261,6 +295,9 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
   for (const auto& index : result) {
     for (const auto& key : index.partition_keys) used.insert(key.name);
     for (const auto& key : index.sort_keys) used.insert(key.name);
+    if (index.vector) {
+      for (const auto& filter : index.vector->filters) used.insert(filter.name);
+    }
   }
   std::vector<std::string> defined;
   for (const auto& def : definitions) defined.push_back(def.name);

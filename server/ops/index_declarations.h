@@ -9,6 +9,7 @@
 #include "model/table_def.h"
 #include "server/ops/common.h"
 #include "server/ops/table_settings.h"
+#include "server/ops/vector_declarations.h"
 
 namespace ddbd::server::ops {
 
@@ -21,6 +22,17 @@ struct IndexInput {
   std::optional<Throughput> throughput;     // GSIs
   std::optional<OnDemandInput> on_demand;  // GSIs
 };
+
+// Reads an index's Projection member (envelope violations go to `errors` under `path`).
+Status ReadProjection(wire::JsonObject object, const std::string& path,
+                      wire::ConstraintErrors& errors, std::optional<std::string>& type,
+                      std::optional<std::vector<std::string>>& non_key_attributes);
+// DynamoDB's checks of a projection's type against its NonKeyAttributes.
+Status CheckProjectionShape(const std::optional<std::string>& type,
+                            const std::optional<std::vector<std::string>>& non_key_attributes);
+ProjectionType ToProjectionType(std::string_view type);
+// What a vector index takes of the table's budget of 100 projected attributes.
+size_t VectorProjectedAttributes(const IndexDef& index);
 
 // Reads a GSI's ProvisionedThroughput (on a declaration or an Update); nullopt if absent.
 Result<std::optional<Throughput>> ReadIndexThroughput(wire::JsonObject object);
@@ -41,7 +53,9 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
                                            const std::vector<AttributeDefinition>& definitions,
                                            BillingMode billing_mode,
                                            const std::optional<std::vector<IndexInput>>& gsis,
-                                           const std::optional<std::vector<IndexInput>>& lsis);
+                                           const std::optional<std::vector<IndexInput>>& lsis,
+                                           const std::optional<std::vector<VectorIndexInput>>&
+                                               vectors = std::nullopt);
 
 // The rules every key schema (table or index) follows, in DynamoDB's order: keys defined,
 // distinct names, HASH first, RANGE second. REQUIRES: 1..2 elements.

@@ -1,5 +1,6 @@
 // PutItem: create or replace one item, optionally under a ConditionExpression.
 #include "index/index_entries.h"
+#include "index/vector_entries.h"
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 
@@ -14,6 +15,7 @@ Result<std::string> PutItem(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(request.table_name));
   DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromItem(*table, item));
   DDBD_RETURN_IF_ERROR(index::CheckIndexKeys(*table, item));
+  DDBD_RETURN_IF_ERROR(index::CheckVectorAttributes(*table, item, index::EveryAttribute));
   return ReplaceItem(ctx, *table, std::move(key), std::move(item), request);
 }
 

@@ -250,7 +250,7 @@ Result<QueryInput> ParseQuery(wire::JsonObject body) {
 Result<std::string> Query(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(QueryInput in, ParseQuery(req.body));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.read.table_name));
-  DDBD_ASSIGN_OR_RETURN(ReadTarget target, ResolveTarget(*table, in.read));
+  DDBD_ASSIGN_OR_RETURN(ReadTarget target, ResolveTarget(*table, in.read, /*query=*/true));
   DDBD_ASSIGN_OR_RETURN(KeyRange range, AnalyzeKeyCondition(target, in.read.expressions));
   DDBD_RETURN_IF_ERROR(CheckFilterAvoidsKeys(target, in.read.expressions));
   std::optional<std::string> start;

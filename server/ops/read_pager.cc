@@ -97,7 +97,7 @@ std::vector<KeyElement> ReadTarget::sort_keys() const {
   return {};
 }
 
-Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options) {
+Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options, bool query) {
   ReadTarget target{&table, nullptr};
   if (!options.index_name) {
     if (options.select == Select::kAllProjectedAttributes) {
@@ -117,6 +117,10 @@ Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options) {
   }
   if (!index.local && options.consistent_read) {
     return Error::Validation("Consistent reads are not supported on global secondary indexes");
+  }
+  if (index.IsVector()) {  // read only through SearchVectors; DynamoDB's two texts differ
+    return Error::Validation(query ? "Query operation not supported on this index type."
+                                   : "Scan operation not supported on this index type");
   }
   if (index.status != IndexStatus::kActive) {
     return Error::Validation("Cannot read from backfilling global secondary index: " + index.name);

@@ -45,7 +45,7 @@ struct ReadTarget {
 // allow no consistent reads and no Select=ALL_ATTRIBUTES unless they project everything,
 // ALL_PROJECTED_ATTRIBUTES needs an index. Without Select or a projection, an index read
 // returns the projected attributes (DynamoDB's default), so `options.select` is adjusted.
-Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options);
+Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options, bool query);
 
 // The storage key of an ExclusiveStartKey, which must hold exactly the target's keys (the
 // table key, plus the index key for an index).

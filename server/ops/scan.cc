@@ -67,7 +67,7 @@ std::pair<uint64_t, uint64_t> SegmentHashRange(int64_t segment, int64_t total) {
 Result<std::string> Scan(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(ScanInput in, ParseScan(req.body));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.read.table_name));
-  DDBD_ASSIGN_OR_RETURN(ReadTarget target, ResolveTarget(*table, in.read));
+  DDBD_ASSIGN_OR_RETURN(ReadTarget target, ResolveTarget(*table, in.read, /*query=*/false));
   std::optional<std::string> start;
   if (in.exclusive_start_key) {
     DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(target, *in.exclusive_start_key));

@@ -74,26 +74,65 @@ void WriteIndexKeySchema(wire::JsonWriter& out, const IndexDef& index) {
   out.EndArray();
 }
 
+void WriteProjection(wire::JsonWriter& out, const IndexDef& index) {
+  out.Key("Projection").BeginObject().Key("ProjectionType").String(ProjectionTypeName(index.projection));
+  if (!index.non_key_attributes.empty()) {
+    out.Key("NonKeyAttributes").BeginArray();
+    for (const auto& name : index.non_key_attributes) out.String(name);
+    out.EndArray();
+  }
+  out.EndObject();
+}
+
+// TableDescription.VectorIndexes (spec/vector-search.md §4.1): `Backfilling` only while an
+// index added by UpdateTable is being created.
+void WriteVectorIndexes(wire::JsonWriter& out, const TableDef& table, const IndexStatsFn& stats) {
+  if (!table.HasVectorIndexes()) return;
+  out.Key("VectorIndexes").BeginArray();
+  for (const auto& index : table.indexes) {
+    if (!index.IsVector()) continue;
+    const VectorSpec& spec = *index.vector;
+    const storage::TableStats index_stats = stats(index.id);
+    out.BeginObject();
+    out.Key("IndexName").String(index.name);
+    if (!index.partition_keys.empty() || !spec.filters.empty()) {
+      out.Key("SearchSchema").BeginArray();
+      auto element = [&out](const KeyElement& key, std::string_view type) {
+        out.BeginObject().Key("AttributeName").String(key.name)
+            .Key("SearchSchemaElementType").String(type).EndObject();
+      };
+      for (const auto& key : index.partition_keys) element(key, "HASH");
+      for (const auto& key : spec.filters) element(key, "INLINE_FILTER");
+      out.EndArray();
+    }
+    WriteProjection(out, index);
+    out.Key("VectorAttribute").BeginObject().Key("AttributeName").String(spec.attribute).EndObject();
+    out.Key("Dimensions").Int(spec.dimensions);
+    out.Key("DistanceFunction").String(DistanceFunctionName(spec.distance));
+    out.Key("IndexStatus").String(IndexStatusName(index.status));
+    if (index.status == IndexStatus::kCreating) out.Key("Backfilling").Bool(index.backfilling);
+    out.Key("IndexSizeBytes").Int(index_stats.size_bytes);
+    out.Key("ItemCount").Int(index_stats.item_count);
+    out.Key("IndexArn").String(table.Arn() + "/index/" + index.name);
+    out.EndObject();
+  }
+  out.EndArray();
+}
+
 void WriteIndexes(wire::JsonWriter& out, const TableDef& table, bool local,
                   const IndexStatsFn& stats) {
   bool any = false;
-  for (const auto& index : table.indexes) any |= index.local == local;
+  for (const auto& index : table.indexes) any |= index.local == local && !index.IsVector();
   if (!any) return;
   out.Key(local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes").BeginArray();
   for (const auto& index : table.indexes) {
-    if (index.local != local) continue;
+    if (index.local != local || index.IsVector()) continue;
     const storage::TableStats index_stats = stats(index.id);
     out.BeginObject();
     out.Key("IndexName").String(index.name);
     out.Key("KeySchema");
     WriteIndexKeySchema(out, index);
-    out.Key("Projection").BeginObject().Key("ProjectionType").String(ProjectionTypeName(index.projection));
-    if (!index.non_key_attributes.empty()) {
-      out.Key("NonKeyAttributes").BeginArray();
-      for (const auto& name : index.non_key_attributes) out.String(name);
-      out.EndArray();
-    }
-    out.EndObject();
+    WriteProjection(out, index);
     if (!local) {
       out.Key("IndexStatus").String(IndexStatusName(index.status));
       if (index.status == IndexStatus::kCreating) out.Key("Backfilling").Bool(index.backfilling);
@@ -169,6 +208,7 @@ void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
   }
   WriteIndexes(out, table, /*local=*/true, index_stats);
   WriteIndexes(out, table, /*local=*/false, index_stats);
+  WriteVectorIndexes(out, table, index_stats);
   out.Key("DeletionProtectionEnabled").Bool(table.deletion_protection);
   out.EndObject();
 }

@@ -3,6 +3,7 @@
 #include "expressions/evaluator.h"
 #include "expressions/update.h"
 #include "index/index_entries.h"
+#include "index/vector_entries.h"
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 
@@ -47,7 +48,16 @@ Result<std::optional<Item>> ComputeUpdated(const UpdateItemInput& in, const std:
   if (ItemSize(updated) > kMaxItemBytes) {
     return Error::Validation("Item size to update has exceeded the maximum allowed size");
   }
-  if (Status index_keys = index::CheckIndexKeys(*in.table, updated); !index_keys.ok()) {
+  // Vector indexes check only the attributes this update changes (an item may carry an
+  // invalid vector from before its index existed).
+  auto changes = [&](std::string_view name) {
+    auto before = base.find(name);
+    auto after = updated.find(name);
+    return after != updated.end() && (before == base.end() || !(before->second == after->second));
+  };
+  Status index_keys = index::CheckIndexKeys(*in.table, updated);
+  if (index_keys.ok()) index_keys = index::CheckVectorAttributes(*in.table, updated, changes);
+  if (!index_keys.ok()) {
     // An update that empties an index key is reported in terms of the update.
     if (index_keys.error().message().find("cannot contain an empty string value") !=
         std::string::npos) {

@@ -28,6 +28,12 @@ void ConstraintErrors::Add(std::optional<std::string_view> value, std::string_vi
   items_.push_back(std::move(item));
 }
 
+void ConstraintErrors::AddUnechoed(std::string_view path, std::string_view constraint) {
+  if (items_.size() >= kMaxListed) return;
+  items_.push_back("Value at '" + std::string(path) + "' failed to satisfy constraint: " +
+                   std::string(constraint));
+}
+
 void ConstraintErrors::LengthAtLeast(std::string_view value, std::string_view path, size_t min) {
   Add(value, path, "Member must have length greater than or equal to " + std::to_string(min));
 }

@@ -17,6 +17,8 @@ class ConstraintErrors {
   // `value` is the Java-style rendering of the offending value; nullopt renders `null`.
   void Add(std::optional<std::string_view> value, std::string_view path,
            std::string_view constraint);
+  // "Value at '<path>' …": the form without the value, which SearchVectors uses.
+  void AddUnechoed(std::string_view path, std::string_view constraint);
   void NotNull(std::string_view path) { Add(std::nullopt, path, "Member must not be null"); }
   void LengthAtLeast(std::string_view value, std::string_view path, size_t min);
   void LengthAtMost(std::string_view value, std::string_view path, size_t max);

@@ -1,6 +1,8 @@
 // JsonWriter's escaping and number formats.
 #include "server/wire/json_writer.h"
 
+#include <charconv>
+
 #include <cstdio>
 
 namespace ddbd::server::wire {
@@ -37,6 +39,14 @@ JsonWriter& JsonWriter::Capacity(double v) {
   std::string_view text(buf, static_cast<size_t>(n));
   out_ += text;
   if (text.find_first_of(".e") == std::string_view::npos) out_ += ".0";
+  return *this;
+}
+
+JsonWriter& JsonWriter::Double(double v) {
+  Separate();
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out_.append(buf, ec == std::errc() ? end : buf);
   return *this;
 }
 

@@ -25,6 +25,8 @@ class JsonWriter {
   JsonWriter& Bool(bool v) { Separate(); out_ += v ? "true" : "false"; return *this; }
   // A capacity figure as DynamoDB prints it: always with a fraction ("1.0", "0.5").
   JsonWriter& Capacity(double v);
+  // The shortest decimal that reads back as `v` (a finite double).
+  JsonWriter& Double(double v);
   // An epoch-seconds timestamp with millisecond precision, as the SDKs expect.
   JsonWriter& EpochSeconds(int64_t milliseconds);
 

@@ -27,6 +27,7 @@ ServerHarness::ServerHarness(ServiceOptions options) {
   maintainer_ = std::make_unique<index::Maintainer>(*catalog_);
   db_->SetIndexMaintainer(maintainer_.get());
   service_ = std::make_unique<Service>(*db_, *catalog_, std::move(options));
+  service_->StartVectorIndexes(*maintainer_).IgnoreError();
 }
 
 std::string ServerHarness::DefaultAuthorization(std::string_view access_key,

@@ -1,0 +1,65 @@
+// Vector-index rules on the item side (spec/vector-search.md §5): which items a vector index
+// holds, what its entry stores, and the checks a write must pass for the attributes of the
+// table's vector indexes. Entry points: VectorEntryFor, CheckVectorAttributes, ToFloat32,
+// VectorEntrySize, DecodeVectorEntry.
+//
+// A vector index's entry is an encoded item: the projected attributes (table keys, search
+// schema attributes, and what the projection names), with the vector attribute always kept —
+// as a binary of little-endian 32-bit floats — so the in-memory index can be rebuilt from
+// the entries alone.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/attribute_value.h"
+#include "model/result.h"
+#include "model/table_def.h"
+#include "storage/database.h"
+
+namespace ddbd::index {
+
+// The nearest 32-bit float to a canonical DynamoDB number, or nullopt when that is not finite
+// (the value lies outside ±3.4028235E38). Values too small for a float become 0.
+std::optional<float> ToFloat32(std::string_view canonical_number);
+
+// The index's vector held by `value`, or nullopt when `value` is not a valid one (not a list
+// of `dimensions` numbers, each within the float range).
+std::optional<std::vector<float>> VectorOf(const VectorSpec& spec, const AttributeValue& value);
+
+// DynamoDB's checks of the vector and search-schema attributes a write sets, index by index
+// in ascending name order. `sets(name)` tells whether the write sets attribute `name` (a put
+// sets them all; an update only those it changes).
+Status CheckVectorAttributes(const TableDef& table, const AttributeMap& item,
+                             const std::function<bool(std::string_view)>& sets);
+inline bool EveryAttribute(std::string_view) { return true; }
+
+// The entry vector index `index` holds for `item`, or nullopt when the item carries no valid
+// vector or lacks the index's HASH attribute.
+std::optional<storage::IndexEntry> VectorEntryFor(const TableDef& table, const IndexDef& index,
+                                                  const AttributeMap& item);
+
+// Whether the vector index projects `attribute` into its entries.
+bool VectorProjects(const TableDef& table, const IndexDef& index, std::string_view attribute);
+
+// The metered size of an entry (§9.2, before the 1 KB minimum): 4 bytes per dimension, the
+// vector attribute's name, and every other projected attribute by the item-size measure.
+size_t VectorEntrySize(const IndexDef& index, const AttributeMap& projected);
+
+// An entry read back: its projected attributes without the vector, and the vector.
+struct DecodedVectorEntry {
+  Item attributes;
+  std::vector<float> vector;
+};
+// REQUIRES: `entry` is a vector index entry of `index` (as VectorEntryFor builds them).
+DecodedVectorEntry DecodeVectorEntry(const IndexDef& index, Item entry);
+
+// A vector as DynamoDB returns it from an index: a list of numbers, each the shortest decimal
+// that reads back as the same float, never with an exponent, ".0" on integral values.
+AttributeValue VectorValue(const std::vector<float>& vector);
+std::string FormatFloat32(float value);
+
+}  // namespace ddbd::index

@@ -1,0 +1,362 @@
+// VectorIndex: exact and HNSW search over one vector index's entries.
+#include "vector/vector_index.h"
+
+#include <hnswlib/hnswlib.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <mutex>
+
+namespace ddbd::vector {
+
+struct VectorIndex::Slot {
+  std::string key;
+  uint32_t partition = 0;
+  uint32_t member_position = 0;  // in the partition's `members`
+  std::vector<std::optional<std::string>> filters;
+  bool live = false;
+};
+
+struct VectorIndex::Partition {
+  std::vector<uint32_t> members;  // live slots
+  // Per INLINE_FILTER attribute: value → the member slots holding it.
+  std::vector<std::unordered_map<std::string, std::unordered_set<uint32_t>>> postings;
+  std::unique_ptr<Graph> graph;
+  // While the graph is built, the slots below the cursor are in it; the rest are added by
+  // BuildStep. Writes keep the graph current below the cursor.
+  uint32_t graph_cursor = 0;
+  bool graph_ready = false;
+};
+
+namespace {
+
+// Entries added per BuildStep: long enough to amortise the lock, short enough that writes
+// and searches waiting on it are not held up for long (~10-30 ms at 128 dimensions).
+constexpr size_t kBuildBatch = 256;
+
+}  // namespace
+
+double Score(DistanceFunction function, std::span<const float> query, std::span<const float> v) {
+  double result = 0;
+  switch (function) {
+    case DistanceFunction::kCosine: {
+      double dot = 0, query_norm = 0, norm = 0;
+      for (size_t i = 0; i < v.size(); ++i) {
+        dot += double{query[i]} * double{v[i]};
+        query_norm += double{query[i]} * double{query[i]};
+        norm += double{v[i]} * double{v[i]};
+      }
+      if (query_norm == 0 || norm == 0) return 1.0;
+      result = 1.0 - dot / (std::sqrt(query_norm) * std::sqrt(norm));
+      result = std::clamp(result, 0.0, 2.0);
+      if (result < 1e-12) result = 0;  // the same direction, up to rounding
+      break;
+    }
+    case DistanceFunction::kEuclidean: {
+      double sum = 0;
+      for (size_t i = 0; i < v.size(); ++i) {
+        const double d = double{query[i]} - double{v[i]};
+        sum += d * d;
+      }
+      result = std::sqrt(sum);
+      break;
+    }
+    case DistanceFunction::kDotProduct: {
+      for (size_t i = 0; i < v.size(); ++i) result += double{query[i]} * double{v[i]};
+      break;
+    }
+  }
+  // Scores carry float precision and saturate at the float range, as DynamoDB's do.
+  result = std::clamp(result, -double{FLT_MAX}, double{FLT_MAX});
+  return static_cast<double>(static_cast<float>(result));
+}
+
+bool Better(DistanceFunction function, double a, double b) {
+  return function == DistanceFunction::kDotProduct ? a > b : a < b;
+}
+
+VectorIndex::VectorIndex(uint32_t dimensions, DistanceFunction distance, size_t filter_count,
+                         SearchTuning tuning)
+    : dimensions_(dimensions), distance_(distance), filter_count_(filter_count), tuning_(tuning) {
+  if (distance == DistanceFunction::kEuclidean) {
+    space_ = std::make_unique<hnswlib::L2Space>(dimensions);
+  } else {
+    // Cosine graphs hold normalised vectors, so 1 − inner product is the cosine distance.
+    space_ = std::make_unique<hnswlib::InnerProductSpace>(dimensions);
+  }
+}
+
+VectorIndex::~VectorIndex() = default;
+
+size_t VectorIndex::size() const {
+  std::shared_lock lock(mutex_);
+  return live_;
+}
+
+std::vector<float> VectorIndex::GraphVector(std::span<const float> vector) const {
+  std::vector<float> copy(vector.begin(), vector.end());
+  if (distance_ == DistanceFunction::kCosine) {
+    double norm = 0;
+    for (float f : copy) norm += double{f} * double{f};
+    if (norm > 0) {
+      const double scale = 1.0 / std::sqrt(norm);
+      for (float& f : copy) f = static_cast<float>(f * scale);
+    }
+  }
+  return copy;
+}
+
+void VectorIndex::GraphAdd(Partition& partition, uint32_t slot) {
+  Graph& graph = *partition.graph;
+  if (graph.cur_element_count >= graph.max_elements_) {
+    graph.resizeIndex(std::max<size_t>(graph.max_elements_ * 2, 1024));
+  }
+  const std::vector<float> point = GraphVector({VectorAt(slot), dimensions_});
+  graph.addPoint(point.data(), slot);  // an existing (even deleted) label is updated in place
+}
+
+void VectorIndex::GraphUpsert(Partition& partition, uint32_t slot) {
+  if (partition.graph && slot < partition.graph_cursor) GraphAdd(partition, slot);
+}
+
+void VectorIndex::Upsert(std::string_view key, std::string scope,
+                         std::vector<std::optional<std::string>> filters,
+                         std::span<const float> vector) {
+  std::unique_lock lock(mutex_);
+  auto [partition_it, new_partition] =
+      partition_ids_.try_emplace(std::move(scope), static_cast<uint32_t>(partitions_.size()));
+  if (new_partition) {
+    partitions_.push_back(std::make_unique<Partition>());
+    partitions_.back()->postings.resize(filter_count_);
+  }
+  const uint32_t partition_id = partition_it->second;
+  auto existing = by_key_.find(std::string(key));
+  if (existing != by_key_.end() && slots_[existing->second].partition != partition_id) {
+    RemoveSlot(existing->second);
+    by_key_.erase(existing);
+    existing = by_key_.end();
+  }
+  Partition& partition = *partitions_[partition_id];
+  uint32_t slot;
+  if (existing != by_key_.end()) {
+    slot = existing->second;
+    Slot& old = slots_[slot];
+    for (size_t i = 0; i < filter_count_; ++i) {
+      if (old.filters[i]) partition.postings[i][*old.filters[i]].erase(slot);
+    }
+  } else {
+    if (!free_slots_.empty()) {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+    } else {
+      slot = static_cast<uint32_t>(slots_.size());
+      slots_.emplace_back();
+      data_.resize(data_.size() + dimensions_);
+    }
+    Slot& fresh = slots_[slot];
+    fresh.key = std::string(key);
+    fresh.partition = partition_id;
+    fresh.member_position = static_cast<uint32_t>(partition.members.size());
+    fresh.live = true;
+    partition.members.push_back(slot);
+    by_key_.emplace(fresh.key, slot);
+    ++live_;
+  }
+  Slot& target = slots_[slot];
+  target.filters = std::move(filters);
+  target.filters.resize(filter_count_);
+  for (size_t i = 0; i < filter_count_; ++i) {
+    if (target.filters[i]) partition.postings[i][*target.filters[i]].insert(slot);
+  }
+  std::copy(vector.begin(), vector.end(), data_.begin() + size_t{slot} * dimensions_);
+  GraphUpsert(partition, slot);
+  if (!partition.graph && !tuning_.exact_only &&
+      partition.members.size() >= tuning_.exact_threshold) {
+    partition.graph = std::make_unique<Graph>(space_.get(), partition.members.size() * 2,
+                                              tuning_.graph_degree, tuning_.ef_construction);
+    partition.graph->setEf(tuning_.ef_search);
+    partition.graph_cursor = 0;
+  }
+}
+
+void VectorIndex::Remove(std::string_view key) {
+  std::unique_lock lock(mutex_);
+  auto it = by_key_.find(std::string(key));
+  if (it == by_key_.end()) return;
+  RemoveSlot(it->second);
+  by_key_.erase(it);
+}
+
+void VectorIndex::RemoveSlot(uint32_t slot) {
+  Slot& removed = slots_[slot];
+  Partition& partition = *partitions_[removed.partition];
+  for (size_t i = 0; i < filter_count_; ++i) {
+    if (!removed.filters[i]) continue;
+    auto posting = partition.postings[i].find(*removed.filters[i]);
+    posting->second.erase(slot);
+    if (posting->second.empty()) partition.postings[i].erase(posting);
+  }
+  const uint32_t last = partition.members.back();
+  partition.members[removed.member_position] = last;
+  slots_[last].member_position = removed.member_position;
+  partition.members.pop_back();
+  if (partition.graph && slot < partition.graph_cursor) {
+    try {
+      partition.graph->markDelete(slot);
+    } catch (const std::runtime_error&) {
+      // not in this graph: it joined the partition after the graph passed it, then left
+    }
+  }
+  removed = Slot{};
+  free_slots_.push_back(slot);
+  --live_;
+}
+
+bool VectorIndex::NeedsBuild() const {
+  std::shared_lock lock(mutex_);
+  for (const auto& partition : partitions_) {
+    if (partition->graph && !partition->graph_ready) return true;
+  }
+  return false;
+}
+
+bool VectorIndex::BuildStep() {
+  std::unique_lock lock(mutex_);
+  for (uint32_t id = 0; id < partitions_.size(); ++id) {
+    Partition& partition = *partitions_[id];
+    if (!partition.graph || partition.graph_ready) continue;
+    size_t added = 0;
+    while (partition.graph_cursor < slots_.size() && added < kBuildBatch) {
+      const uint32_t slot = partition.graph_cursor++;
+      if (slots_[slot].live && slots_[slot].partition == id) {
+        GraphAdd(partition, slot);
+        ++added;
+      }
+    }
+    if (partition.graph_cursor >= slots_.size()) partition.graph_ready = true;
+    return true;
+  }
+  return false;
+}
+
+bool VectorIndex::MatchesFilters(uint32_t slot, const std::vector<FilterCondition>& conditions) const {
+  for (const auto& condition : conditions) {
+    const auto& value = slots_[slot].filters[condition.filter];
+    if (!value || *value != condition.value) return false;
+  }
+  return true;
+}
+
+void VectorIndex::Rank(std::vector<Hit>& hits, size_t k) const {
+  auto order = [this](const Hit& a, const Hit& b) {
+    if (a.score != b.score) return Better(distance_, a.score, b.score);
+    return a.key < b.key;
+  };
+  if (hits.size() > k) {
+    std::partial_sort(hits.begin(), hits.begin() + static_cast<ptrdiff_t>(k), hits.end(), order);
+    hits.resize(k);
+  } else {
+    std::sort(hits.begin(), hits.end(), order);
+  }
+}
+
+std::vector<VectorIndex::Hit> VectorIndex::ExactSearch(
+    std::span<const float> query, const Partition& partition,
+    const std::vector<FilterCondition>& conditions, size_t k) const {
+  // Walk the smallest posting list of the conditions (or the whole partition).
+  const std::unordered_set<uint32_t>* smallest = nullptr;
+  for (const auto& condition : conditions) {
+    auto it = partition.postings[condition.filter].find(condition.value);
+    if (it == partition.postings[condition.filter].end()) return {};
+    if (!smallest || it->second.size() < smallest->size()) smallest = &it->second;
+  }
+  struct Scored {
+    double score;
+    uint32_t slot;
+  };
+  std::vector<Scored> scored;
+  auto consider = [&](uint32_t slot) {
+    if (!conditions.empty() && !MatchesFilters(slot, conditions)) return;
+    scored.push_back({Score(distance_, query, {VectorAt(slot), dimensions_}), slot});
+  };
+  if (smallest) {
+    scored.reserve(smallest->size());
+    for (uint32_t slot : *smallest) consider(slot);
+  } else {
+    scored.reserve(partition.members.size());
+    for (uint32_t slot : partition.members) consider(slot);
+  }
+  // Rank by score first, copying keys only for the survivors and their ties.
+  auto by_score = [this](const Scored& a, const Scored& b) {
+    return Better(distance_, a.score, b.score);
+  };
+  if (scored.size() > k) {
+    std::nth_element(scored.begin(), scored.begin() + static_cast<ptrdiff_t>(k - 1), scored.end(),
+                     by_score);
+    const double cutoff = scored[k - 1].score;
+    std::erase_if(scored, [&](const Scored& s) { return Better(distance_, cutoff, s.score); });
+  }
+  std::vector<Hit> hits;
+  hits.reserve(scored.size());
+  for (const auto& s : scored) hits.push_back({slots_[s.slot].key, s.score});
+  Rank(hits, k);
+  return hits;
+}
+
+std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
+    std::span<const float> query, const Partition& partition,
+    const std::vector<FilterCondition>& conditions, size_t k, size_t candidates) const {
+  const std::vector<float> point = GraphVector(query);
+  const size_t members = partition.members.size();
+  // Over-fetch in proportion to the filter's selectivity.
+  size_t fetch = std::max(k, tuning_.ef_search);
+  if (!conditions.empty()) {
+    fetch = std::max(fetch, k * members / std::max<size_t>(candidates, 1) * 2);
+  }
+  while (true) {
+    fetch = std::min(fetch, members);
+    auto found = partition.graph->searchKnn(point.data(), fetch);
+    std::vector<Hit> hits;
+    while (!found.empty()) {
+      const uint32_t slot = static_cast<uint32_t>(found.top().second);
+      found.pop();
+      if (!slots_[slot].live || partitions_[slots_[slot].partition].get() != &partition ||
+          !MatchesFilters(slot, conditions)) {
+        continue;
+      }
+      hits.push_back({slots_[slot].key, Score(distance_, query, {VectorAt(slot), dimensions_})});
+    }
+    if (hits.size() >= std::min(k, candidates) || fetch >= members) {
+      Rank(hits, k);
+      return hits;
+    }
+    if (fetch * 4 > members / 2) return ExactSearch(query, partition, conditions, k);
+    fetch *= 4;
+  }
+}
+
+std::vector<VectorIndex::Hit> VectorIndex::Search(std::span<const float> query,
+                                                  std::string_view scope,
+                                                  const std::vector<FilterCondition>& conditions,
+                                                  size_t k) const {
+  std::shared_lock lock(mutex_);
+  auto it = partition_ids_.find(std::string(scope));
+  if (it == partition_ids_.end() || k == 0) return {};
+  const Partition& partition = *partitions_[it->second];
+  // An upper bound of the entries the conditions can match: the smallest posting list.
+  size_t candidates = partition.members.size();
+  for (const auto& condition : conditions) {
+    auto posting = partition.postings[condition.filter].find(condition.value);
+    candidates = std::min(candidates, posting == partition.postings[condition.filter].end()
+                                          ? size_t{0}
+                                          : posting->second.size());
+  }
+  if (candidates == 0) return {};
+  if (!partition.graph_ready || candidates <= tuning_.exact_threshold) {
+    return ExactSearch(query, partition, conditions, k);
+  }
+  return GraphSearch(query, partition, conditions, k, candidates);
+}
+
+}  // namespace ddbd::vector

@@ -1,0 +1,124 @@
+// VectorIndex: one vector index in memory — its entries' 32-bit vectors, scopes (the HASH
+// value) and INLINE_FILTER values — answering top-K searches exactly or through HNSW graphs
+// (hnswlib). Entry points: Upsert, Remove, Search, BuildStep.
+//
+// Entries are grouped by scope (one partition per HASH value; one for an index without a
+// HASH element). A small partition, or a filter that matches few entries, is searched
+// exactly. A partition of at least `exact_threshold` entries gets an HNSW graph, built in
+// steps by a background thread (BuildStep) while exact search serves it; once built, writes
+// keep it current (hnswlib's markDelete for removals; a freed slot's label is reused by the
+// next insertion, which compacts the graph). hnswlib 0.6.2 has no filter functor, so
+// filtered HNSW searches over-fetch and post-filter, falling back to exact search when the
+// filter turns out too selective. Every result is scored exactly, in double precision, from
+// the stored floats; ties are broken by entry key.
+//
+// Thread-safety: all methods may be called concurrently (a reader-writer lock).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "model/table_def.h"
+
+namespace hnswlib {
+template <typename T>
+class HierarchicalNSW;
+template <typename T>
+class SpaceInterface;
+}  // namespace hnswlib
+
+namespace ddbd::vector {
+
+struct SearchTuning {
+  bool exact_only = false;       // never build graphs: fully deterministic results
+  size_t exact_threshold = 4096;  // partitions (or filtered candidates) up to this: exact
+  size_t ef_search = 96;          // HNSW candidate list size; recall measured in bench/
+  size_t ef_construction = 128;
+  size_t graph_degree = 16;       // hnswlib's M
+};
+
+// A DistanceFunction's score of a stored vector for a query (spec §8.2), computed in double
+// from the floats and delivered with float precision: cosine distance, Euclidean distance,
+// or dot product.
+double Score(DistanceFunction function, std::span<const float> query, std::span<const float> v);
+// Whether `a` ranks before `b` (smaller distances, larger dot products).
+bool Better(DistanceFunction function, double a, double b);
+
+class VectorIndex {
+ public:
+  VectorIndex(uint32_t dimensions, DistanceFunction distance, size_t filter_count,
+              SearchTuning tuning);
+  ~VectorIndex();
+  VectorIndex(const VectorIndex&) = delete;
+  VectorIndex& operator=(const VectorIndex&) = delete;
+
+  // Adds or replaces the entry stored under `key`. `filters[i]` is the value of the i-th
+  // INLINE_FILTER attribute (as comparable bytes), or nullopt when the item lacks it.
+  // REQUIRES: vector.size() == dimensions.
+  void Upsert(std::string_view key, std::string scope,
+              std::vector<std::optional<std::string>> filters, std::span<const float> vector);
+  void Remove(std::string_view key);
+
+  struct Hit {
+    std::string key;
+    double score = 0;
+  };
+  // A required filter: the i-th INLINE_FILTER attribute equals `value`.
+  struct FilterCondition {
+    size_t filter = 0;
+    std::string value;
+  };
+  // The best `k` entries of `scope` that satisfy every condition, best first.
+  std::vector<Hit> Search(std::span<const float> query, std::string_view scope,
+                          const std::vector<FilterCondition>& conditions, size_t k) const;
+
+  size_t size() const;
+  // Whether a partition waits for its graph.
+  bool NeedsBuild() const;
+  // Adds a bounded number of entries to a graph under construction; false when none waits.
+  bool BuildStep();
+
+ private:
+  struct Slot;
+  struct Partition;
+  using Graph = hnswlib::HierarchicalNSW<float>;
+
+  const float* VectorAt(uint32_t slot) const { return data_.data() + size_t{slot} * dimensions_; }
+  void RemoveSlot(uint32_t slot);
+  // Keeps the graph of the slot's partition current (after an upsert).
+  void GraphUpsert(Partition& partition, uint32_t slot);
+  void GraphAdd(Partition& partition, uint32_t slot);
+  std::vector<float> GraphVector(std::span<const float> vector) const;
+  std::vector<Hit> ExactSearch(std::span<const float> query, const Partition& partition,
+                               const std::vector<FilterCondition>& conditions, size_t k) const;
+  std::vector<Hit> GraphSearch(std::span<const float> query, const Partition& partition,
+                               const std::vector<FilterCondition>& conditions, size_t k,
+                               size_t candidates) const;
+  bool MatchesFilters(uint32_t slot, const std::vector<FilterCondition>& conditions) const;
+  void Rank(std::vector<Hit>& hits, size_t k) const;
+
+  const uint32_t dimensions_;
+  const DistanceFunction distance_;
+  const size_t filter_count_;
+  const SearchTuning tuning_;
+  std::unique_ptr<hnswlib::SpaceInterface<float>> space_;
+
+  mutable std::shared_mutex mutex_;
+  std::vector<Slot> slots_;
+  std::vector<float> data_;  // slot × dimensions
+  std::vector<uint32_t> free_slots_;
+  std::unordered_map<std::string, uint32_t> by_key_;
+  std::unordered_map<std::string, uint32_t> partition_ids_;  // scope → partition
+  std::vector<std::unique_ptr<Partition>> partitions_;
+  size_t live_ = 0;
+};
+
+}  // namespace ddbd::vector
