@@ -198,6 +198,34 @@ std::optional<storage::IndexEntry> VectorEntryFor(const TableDef& table, const I
   return entry;
 }
 
+std::map<std::string, int64_t> VectorWriteBytes(const TableDef& table,
+                                                const std::optional<Item>& old_item,
+                                                const std::optional<Item>& new_item) {
+  constexpr int64_t kMinimum = 1024;
+  std::map<std::string, int64_t> metered;
+  if (old_item && new_item && *old_item == *new_item) return metered;
+  for (const auto& index : table.indexes) {
+    if (!index.IsVector()) continue;
+    std::optional<storage::IndexEntry> before, after;
+    if (old_item) before = VectorEntryFor(table, index, *old_item);
+    if (new_item) after = VectorEntryFor(table, index, *new_item);
+    auto size = [&](const storage::IndexEntry& entry) {
+      return std::max(kMinimum, static_cast<int64_t>(entry.projected_size));
+    };
+    if (before && after) {
+      if (before->partition == after->partition) {
+        if (before->projected == after->projected) continue;
+        metered[index.name] = std::max(size(*before), size(*after));
+      } else {
+        metered[index.name] = size(*before) + size(*after);
+      }
+    } else if (before || after) {
+      metered[index.name] = size(before ? *before : *after);
+    }
+  }
+  return metered;
+}
+
 DecodedVectorEntry DecodeVectorEntry(const IndexDef& index, Item entry) {
   DecodedVectorEntry decoded;
   auto it = entry.find(index.vector->attribute);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +49,13 @@ bool VectorProjects(const TableDef& table, const IndexDef& index, std::string_vi
 // The metered size of an entry (§9.2, before the 1 KB minimum): 4 bytes per dimension, the
 // vector attribute's name, and every other projected attribute by the item-size measure.
 size_t VectorEntrySize(const IndexDef& index, const AttributeMap& projected);
+
+// The vector write metering of one item write (§9.2): per vector index whose entry the write
+// adds, removes or changes, the metered bytes (each entry at least 1 KB; the larger of the
+// two when an entry is replaced in place, both when it moves to another partition).
+std::map<std::string, int64_t> VectorWriteBytes(const TableDef& table,
+                                                const std::optional<Item>& old_item,
+                                                const std::optional<Item>& new_item);
 
 // An entry read back: its projected attributes without the vector, and the vector.
 struct DecodedVectorEntry {

@@ -212,7 +212,8 @@ Result<std::optional<std::vector<Tag>>> ReadTags(wire::JsonObject body,
 }
 
 void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
-                           std::string_view table_name, double units, bool is_write) {
+                           std::string_view table_name, double units, bool is_write,
+                           const std::map<std::string, int64_t>& vector_bytes) {
   if (detail == CapacityDetail::kNone) return;
   out.BeginObject();
   out.Key("TableName").String(table_name);
@@ -223,6 +224,13 @@ void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
     out.Key("CapacityUnits").Capacity(units);
     out.Key(is_write ? "WriteCapacityUnits" : "ReadCapacityUnits").Capacity(units);
     out.EndObject();
+    if (!vector_bytes.empty()) {
+      out.Key("VectorIndexes").BeginObject();
+      for (const auto& [name, bytes] : vector_bytes) {
+        out.Key(name).BeginObject().Key("VectorWriteRequestBytes").Int(bytes).EndObject();
+      }
+      out.EndObject();
+    }
   }
   out.EndObject();
 }

@@ -2,6 +2,8 @@
 // table's schema, ReturnConsumedCapacity and ReturnValues, capacity units.
 #pragma once
 
+#include <map>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,8 +63,10 @@ Result<std::optional<std::vector<Tag>>> ReadTags(wire::JsonObject body,
                                                  wire::ConstraintErrors& errors);
 
 // {"TableName":…,"CapacityUnits":…} (+ "Table" with INDEXES), or nothing with kNone.
-// `table_name` is the name or ARN exactly as the request gave it.
+// `table_name` is the name or ARN exactly as the request gave it. With INDEXES, writes add
+// the vector indexes' metered bytes (`vector_bytes`: index name → bytes) when there are any.
 void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
-                           std::string_view table_name, double units, bool is_write);
+                           std::string_view table_name, double units, bool is_write,
+                           const std::map<std::string, int64_t>& vector_bytes = {});
 
 }  // namespace ddbd::server::ops

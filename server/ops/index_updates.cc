@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "server/ops/vector_updates.h"
+
 namespace ddbd::server::ops {
 namespace {
 
@@ -12,7 +14,38 @@ Error OneOnlineIndexAtATime() {
                               "deleted simultaneously per table");
 }
 
+std::optional<KeyAttributeType> DefinedType(const std::vector<AttributeDefinition>& definitions,
+                                            std::string_view name) {
+  for (const auto& def : definitions) {
+    if (def.name == name) return def.type;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+Error OneOnlineIndexAtATimeError() { return OneOnlineIndexAtATime(); }
+
+Result<std::vector<AttributeDefinition>> MergeDefinitions(
+    const std::vector<AttributeDefinition>& existing,
+    const std::vector<AttributeDefinition>& added) {
+  std::vector<AttributeDefinition> definitions = existing;
+  for (const auto& def : added) {
+    bool known = false;
+    for (auto& current : definitions) {
+      if (current.name == def.name) {
+        if (current.type != def.type) {
+          return Error::Validation("One or more parameter values were invalid: Attribute "
+                                   "definition for " + def.name + " conflicts with the "
+                                   "existing definition");
+        }
+        known = true;
+      }
+    }
+    if (!known) definitions.push_back(def);
+  }
+  return definitions;
+}
 
 Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,
                                                        wire::ConstraintErrors& errors) {
@@ -50,9 +83,9 @@ Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,
 
 Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUpdateInput>& updates,
                                        const std::vector<AttributeDefinition>& new_definitions,
-                                       TableDef& table) {
+                                       size_t vector_actions, TableDef& table) {
   IndexChanges changes;
-  size_t online = 0;
+  size_t online = vector_actions;
   for (const auto& update : updates) online += update.kind != IndexUpdateInput::Kind::kUpdate;
   for (const auto& index : table.indexes) {
     online += index.status == IndexStatus::kCreating || index.status == IndexStatus::kDeleting;
@@ -62,25 +95,24 @@ Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUp
   for (const auto& update : updates) {
     switch (update.kind) {
       case IndexUpdateInput::Kind::kCreate: {
+        if (const IndexDef* existing = table.FindIndex(update.create.name);
+            existing && existing->IsVector()) {
+          return Error::Validation("Attempting to create an index which already exists");
+        }
         if (table.FindIndex(update.create.name)) {
           return Error::Validation("One or more parameter values were invalid: Index already "
                                    "exists: " + update.create.name);
         }
-        // The table's definitions plus the ones this request adds for the new index.
-        std::vector<AttributeDefinition> definitions = table.attribute_definitions;
-        for (const auto& def : new_definitions) {
-          bool known = false;
-          for (auto& existing : definitions) {
-            if (existing.name == def.name) {
-              if (existing.type != def.type) {
-                return Error::Validation("One or more parameter values were invalid: Attribute "
-                                         "definition for " + def.name + " conflicts with the "
-                                         "existing definition");
-              }
-              known = true;
+        DDBD_ASSIGN_OR_RETURN(std::vector<AttributeDefinition> definitions,
+                              MergeDefinitions(table.attribute_definitions, new_definitions));
+        for (const auto& key : update.create.key_schema) {
+          for (const auto& other : table.indexes) {
+            const auto type = DefinedType(definitions, key.name);
+            if (type && other.IsVector() && other.vector->attribute == key.name) {
+              return AttributeRedefined(KeyElement{key.name, *type}, key.key_type, *other.vector,
+                                        /*vector_first=*/true);
             }
           }
-          if (!known) definitions.push_back(def);
         }
         DDBD_ASSIGN_OR_RETURN(std::vector<IndexDef> created,
                               CheckIndexes(table.partition_key, table.sort_key, definitions,
@@ -98,7 +130,7 @@ Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUp
       case IndexUpdateInput::Kind::kDelete:
       case IndexUpdateInput::Kind::kUpdate: {
         auto it = std::find_if(table.indexes.begin(), table.indexes.end(), [&](const IndexDef& i) {
-          return !i.local && i.name == update.index_name;
+          return !i.local && !i.IsVector() && i.name == update.index_name;
         });
         if (it == table.indexes.end()) {
           return Error::ResourceNotFound("Requested resource not found: Requested resource not "

@@ -31,9 +31,20 @@ struct IndexChanges {
   std::vector<uint64_t> created;
   std::vector<IndexDef> deleted;
 };
+// `vector_actions`: the vector indexes the same request creates or deletes, which count
+// toward the one online index operation a table allows at a time.
 Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUpdateInput>& updates,
                                        const std::vector<AttributeDefinition>& new_definitions,
-                                       TableDef& table);
+                                       size_t vector_actions, TableDef& table);
+
+// The table's attribute definitions plus those a request adds for a new index; a different
+// type for a known attribute is refused.
+Result<std::vector<AttributeDefinition>> MergeDefinitions(
+    const std::vector<AttributeDefinition>& existing,
+    const std::vector<AttributeDefinition>& added);
+
+// LimitExceededException: one index created or deleted at a time per table.
+Error OneOnlineIndexAtATimeError();
 
 // Backfills a created index in the background and marks it ACTIVE when done.
 void StartBackfill(OpContext& ctx, uint64_t table_id, uint64_t index_id);

@@ -2,6 +2,7 @@
 #include "server/ops/item_request.h"
 
 #include "expressions/evaluator.h"
+#include "index/vector_entries.h"
 #include "server/wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
@@ -78,8 +79,12 @@ std::string RenderWriteResponse(const WriteRequest& request, const TableDef& tab
   }
   if (request.capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");
-    WriteConsumedCapacity(out, request.capacity, request.table_name,
-                          WriteUnits(outcome.old_size, outcome.new_size), true);
+    WriteConsumedCapacity(
+        out, request.capacity, request.table_name, WriteUnits(outcome.old_size, outcome.new_size),
+        true,
+        request.capacity == CapacityDetail::kIndexes && table.HasVectorIndexes()
+            ? index::VectorWriteBytes(table, outcome.old_item, outcome.new_item)
+            : std::map<std::string, int64_t>());
   }
   if (request.item_collection_metrics && outcome.collection_size) {
     out.Key("ItemCollectionMetrics");

@@ -46,6 +46,9 @@ Result<std::string> DeleteTable(OpContext& ctx, const Request& req) {
   std::string description = RenderTable(ctx, "TableDescription", *table,
                                         ctx.db().Stats(table->id), TableStatus::kDeleting);
   DDBD_RETURN_IF_ERROR(ctx.catalog().Drop(*table));
+  for (const auto& index : table->indexes) {
+    if (index.IsVector()) ctx.service().vectors().Drop(index.id);
+  }
   return description;
 }
 

@@ -1,7 +1,8 @@
-// UpdateTable: billing mode, provisioned throughput, deletion protection, table class, SSE
-// and GlobalSecondaryIndexUpdates. Stream and replica updates belong to later work and are
+// UpdateTable: billing mode, provisioned throughput, deletion protection, table class, SSE,
+// GlobalSecondaryIndexUpdates and VectorIndexUpdates. Stream and replica updates belong to later work and are
 // refused until then.
 #include "server/ops/index_updates.h"
+#include "server/ops/vector_updates.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
 #include "server/ops/table_settings.h"
@@ -14,6 +15,7 @@ struct UpdateTableInput {
   TableSettingsInput settings;
   std::vector<AttributeDefinition> attribute_definitions;
   std::vector<IndexUpdateInput> index_updates;
+  std::vector<VectorIndexUpdateInput> vector_updates;
 };
 
 Result<UpdateTableInput> ParseUpdateTable(OpContext& ctx, wire::JsonObject body) {
@@ -24,6 +26,7 @@ Result<UpdateTableInput> ParseUpdateTable(OpContext& ctx, wire::JsonObject body)
                         ReadAttributeDefinitions(body, /*required=*/false, errors));
   DDBD_ASSIGN_OR_RETURN(in.settings, ReadTableSettings(body, ctx.region(), errors));
   DDBD_ASSIGN_OR_RETURN(in.index_updates, ReadIndexUpdates(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.vector_updates, ReadVectorIndexUpdates(body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   for (std::string_view member : {"StreamSpecification", "ReplicaUpdates"}) {
     if (wire::Member(body, member)) {
@@ -33,7 +36,7 @@ Result<UpdateTableInput> ParseUpdateTable(OpContext& ctx, wire::JsonObject body)
   }
   const TableSettingsInput& s = in.settings;
   if (!s.billing_mode && !s.throughput && !s.on_demand && !s.sse && !s.table_class &&
-      !s.deletion_protection && in.index_updates.empty()) {
+      !s.deletion_protection && in.index_updates.empty() && in.vector_updates.empty()) {
     return Error::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
@@ -79,6 +82,10 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   if (s.billing_mode || s.throughput) {
     DDBD_RETURN_IF_ERROR(CheckThroughputForMode(mode, s.throughput));
   }
+  if (mode == BillingMode::kProvisioned && table.HasVectorIndexes()) {
+    return Error::Validation("One or more parameter values were invalid: Tables with vector "
+                             "indexes must be in PAY_PER_REQUEST mode");
+  }
   const int64_t now = ctx.NowMs();
   if (mode != table.billing_mode) {
     table.billing_mode = mode;
@@ -101,7 +108,10 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   if (s.table_class) table.table_class = std::string(*s.table_class);
   if (s.sse) table.sse = *s.sse;
   DDBD_ASSIGN_OR_RETURN(IndexChanges changes,
-                        ApplyIndexUpdates(ctx, in.index_updates, in.attribute_definitions, table));
+                        ApplyIndexUpdates(ctx, in.index_updates, in.attribute_definitions,
+                                          in.vector_updates.size(), table));
+  DDBD_RETURN_IF_ERROR(
+      ApplyVectorIndexUpdates(ctx, in.vector_updates, in.attribute_definitions, table, changes));
 
   DDBD_RETURN_IF_ERROR(ctx.catalog().Replace(table));
   for (uint64_t index_id : changes.created) StartBackfill(ctx, table.id, index_id);
@@ -109,6 +119,7 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   TableDef reported = table;
   for (const auto& index : changes.deleted) {
     DDBD_RETURN_IF_ERROR(ctx.db().DropIndex(table, index.id));
+    if (index.IsVector()) ctx.service().vectors().Drop(index.id);
     reported.indexes.push_back(index);
   }
   const bool indexes_changing = !changes.created.empty() || !changes.deleted.empty();
