@@ -1,13 +1,13 @@
 // Starts the real ddbd binary (DDBD_BINARY) on a loopback port with a fresh data directory,
-// for the node:test suites. Stopped by its process id.
+// for the node:test suites. Stopped by its process id; restart() kills it and starts it again
+// on the same data directory.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 
-export async function startDdbd(...extraArgs) {
-  const dataDir = mkdtempSync(join(tmpdir(), "ddbd-js-"));
+async function launch(dataDir, extraArgs) {
   const binary = process.env.DDBD_BINARY ?? "ddbd";
   const child = spawn(binary, ["--address", "127.0.0.1", "--port", "0", "--threads", "2",
                                "--db-path", join(dataDir, "db"), ...extraArgs],
@@ -25,22 +25,36 @@ export async function startDdbd(...extraArgs) {
     });
     child.on("exit", (code) => reject(new Error(`ddbd exited with ${code}: ${log}`)));
   });
-  const endpoint = `http://127.0.0.1:${port}`;
-  return {
-    endpoint,
+  return { child, port };
+}
+
+async function terminate(child, signal) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  process.kill(child.pid, signal);
+  await exited;
+}
+
+export async function startDdbd(...extraArgs) {
+  const dataDir = mkdtempSync(join(tmpdir(), "ddbd-js-"));
+  let running = await launch(dataDir, extraArgs);
+  const server = {
+    get endpoint() { return `http://127.0.0.1:${running.port}`; },
     client(accessKeyId = "AKIDJS", region = "us-east-1") {
       return new DynamoDBClient({
-        endpoint, region, maxAttempts: 1,
+        endpoint: server.endpoint, region, maxAttempts: 1,
         credentials: { accessKeyId, secretAccessKey: "secret" },
       });
     },
+    // Stops the server with `signal` (SIGKILL: no clean shutdown) and starts it again.
+    async restart(signal = "SIGKILL") {
+      await terminate(running.child, signal);
+      running = await launch(dataDir, extraArgs);
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.on("exit", resolve));
-        process.kill(child.pid, "SIGTERM");
-        await exited;
-      }
+      await terminate(running.child, "SIGTERM");
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return server;
 }
