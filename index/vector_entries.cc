@@ -247,11 +247,29 @@ DecodedVectorEntry DecodeVectorEntry(const IndexDef& index, Item entry) {
 
 std::string FormatFloat32(float value) {
   if (value == 0) return "0.0";  // also -0
+  // The shortest digits that read back as `value` (scientific form), then written out plainly.
   char buffer[64];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
-  std::string text(buffer, ec == std::errc() ? end : buffer);
-  if (text.find('.') == std::string::npos) text += ".0";
-  return text;
+  auto [end, ec] =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+  const std::string_view text(buffer, ec == std::errc() ? static_cast<size_t>(end - buffer) : 0);
+  const size_t e = text.find('e');
+  if (e == std::string_view::npos) return "0.0";
+  const bool negative = text[0] == '-';
+  std::string digits;
+  for (char c : text.substr(negative ? 1 : 0, e - (negative ? 1 : 0))) {
+    if (c != '.') digits.push_back(c);
+  }
+  const int exponent = std::stoi(std::string(text.substr(e + 1)));
+  std::string plain = negative ? "-" : "";
+  if (exponent < 0) {
+    plain += "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
+  } else if (static_cast<size_t>(exponent) + 1 >= digits.size()) {
+    plain += digits + std::string(static_cast<size_t>(exponent) + 1 - digits.size(), '0') + ".0";
+  } else {
+    plain += digits.substr(0, static_cast<size_t>(exponent) + 1) + "." +
+             digits.substr(static_cast<size_t>(exponent) + 1);
+  }
+  return plain;
 }
 
 AttributeValue VectorValue(const std::vector<float>& vector) {

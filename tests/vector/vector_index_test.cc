@@ -1,0 +1,177 @@
+// VectorIndex: scores per distance function, exact search with scopes and filters, and the
+// HNSW path (graph built in steps, kept current by upserts and removals) against exact
+// search on the same data.
+#include "vector/vector_index.h"
+
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <random>
+#include <set>
+
+namespace ddbd::vector {
+namespace {
+
+std::vector<float> RandomVector(std::mt19937& random, size_t dims) {
+  std::normal_distribution<float> normal;
+  std::vector<float> v(dims);
+  for (float& x : v) x = normal(random);
+  return v;
+}
+
+std::vector<std::string> Keys(const std::vector<VectorIndex::Hit>& hits) {
+  std::vector<std::string> keys;
+  for (const auto& hit : hits) keys.push_back(hit.key);
+  return keys;
+}
+
+TEST(ScoreTest, CosineDistanceWithDynamoDBsSpecialCases) {
+  const std::vector<float> x{1, 0, 0, 0};
+  EXPECT_EQ(Score(DistanceFunction::kCosine, x, std::vector<float>{10, 0, 0, 0}), 0.0);
+  EXPECT_EQ(Score(DistanceFunction::kCosine, x, std::vector<float>{-3, 0, 0, 0}), 2.0);
+  EXPECT_EQ(Score(DistanceFunction::kCosine, x, std::vector<float>{0, 5, 0, 0}), 1.0);
+  EXPECT_EQ(Score(DistanceFunction::kCosine, x, std::vector<float>{0, 0, 0, 0}), 1.0);
+  // Delivered with float precision.
+  const double s = Score(DistanceFunction::kCosine, x, std::vector<float>{1, 1, 0, 0});
+  EXPECT_EQ(s, static_cast<double>(static_cast<float>(1 - 1 / std::sqrt(2.0))));
+}
+
+TEST(ScoreTest, EuclideanIsTheDistanceNotItsSquare) {
+  EXPECT_EQ(Score(DistanceFunction::kEuclidean, std::vector<float>{1, 0, 0, 0},
+                  std::vector<float>{10, 0, 0, 0}),
+            9.0);
+  // Overflowing distances saturate at the float range.
+  EXPECT_EQ(Score(DistanceFunction::kEuclidean, std::vector<float>{FLT_MAX, FLT_MAX},
+                  std::vector<float>{-FLT_MAX, -FLT_MAX}),
+            static_cast<double>(FLT_MAX));
+}
+
+TEST(ScoreTest, DotProductAccumulatesInDouble) {
+  // Each product overflows a float; the sum cancels exactly in double.
+  EXPECT_EQ(Score(DistanceFunction::kDotProduct, std::vector<float>{1e30f, 1e30f},
+                  std::vector<float>{1e30f, -1e30f}),
+            0.0);
+  EXPECT_EQ(Score(DistanceFunction::kDotProduct, std::vector<float>{1, 2, 3},
+                  std::vector<float>{-1, 0, 2}),
+            5.0);
+  EXPECT_TRUE(Better(DistanceFunction::kDotProduct, 5, 1));
+  EXPECT_TRUE(Better(DistanceFunction::kCosine, 0.1, 0.2));
+}
+
+TEST(VectorIndexTest, ExactSearchRanksByScoreThenKeyWithinOneScope) {
+  VectorIndex index(2, DistanceFunction::kEuclidean, 1, SearchTuning{.exact_only = true});
+  index.Upsert("b", "t1", {"en"}, std::vector<float>{1, 0});
+  index.Upsert("a", "t1", {"de"}, std::vector<float>{1, 0});  // a tie with b: key order
+  index.Upsert("c", "t1", {"en"}, std::vector<float>{3, 0});
+  index.Upsert("d", "t2", {"en"}, std::vector<float>{0, 0});  // another scope
+  EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "t1", {}, 10)),
+            (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "t1", {{0, "en"}}, 10)),
+            (std::vector<std::string>{"b", "c"}));
+  EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "t1", {{0, "fr"}}, 10)),
+            std::vector<std::string>{});
+  EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "t3", {}, 10)), std::vector<std::string>{});
+  EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "t1", {}, 1)), std::vector<std::string>{"a"});
+}
+
+TEST(VectorIndexTest, UpsertReplacesAndRemoveForgets) {
+  VectorIndex index(2, DistanceFunction::kEuclidean, 1, SearchTuning{.exact_only = true});
+  index.Upsert("a", "", {"en"}, std::vector<float>{0, 0});
+  index.Upsert("b", "", {"en"}, std::vector<float>{5, 5});
+  index.Upsert("a", "", {"de"}, std::vector<float>{9, 9});  // moved and refiltered
+  EXPECT_EQ(index.size(), 2u);
+  EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "", {}, 1)), std::vector<std::string>{"b"});
+  EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "", {{0, "en"}}, 5)),
+            std::vector<std::string>{"b"});
+  index.Remove("b");
+  index.Remove("missing");
+  EXPECT_EQ(index.size(), 1u);
+  EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "", {}, 5)), std::vector<std::string>{"a"});
+  // An entry whose scope changes leaves its old partition.
+  index.Upsert("a", "other", {std::nullopt}, std::vector<float>{0, 0});
+  EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "", {}, 5)), std::vector<std::string>{});
+  EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "other", {{0, "de"}}, 5)),
+            std::vector<std::string>{});
+}
+
+// Builds the same data into an exact and an HNSW index and measures recall@10 of the graph.
+double GraphRecall(DistanceFunction function, const std::vector<std::vector<float>>& data,
+                   const std::vector<std::vector<float>>& queries,
+                   const std::vector<std::optional<std::string>>& filters,
+                   const std::vector<VectorIndex::FilterCondition>& condition) {
+  SearchTuning graph_tuning;
+  graph_tuning.exact_threshold = 100;
+  VectorIndex graph(static_cast<uint32_t>(data[0].size()), function, 1, graph_tuning);
+  VectorIndex exact(static_cast<uint32_t>(data[0].size()), function, 1,
+                    SearchTuning{.exact_only = true});
+  for (size_t i = 0; i < data.size(); ++i) {
+    const std::string key = "k" + std::to_string(100000 + i);
+    graph.Upsert(key, "", {filters[i]}, data[i]);
+    exact.Upsert(key, "", {filters[i]}, data[i]);
+  }
+  EXPECT_TRUE(graph.NeedsBuild());
+  while (graph.BuildStep()) {
+  }
+  EXPECT_FALSE(graph.NeedsBuild());
+  size_t found = 0, wanted = 0;
+  for (const auto& query : queries) {
+    const auto truth = Keys(exact.Search(query, "", condition, 10));
+    const auto approximate = graph.Search(query, "", condition, 10);
+    const std::set<std::string> truth_set(truth.begin(), truth.end());
+    for (const auto& hit : approximate) found += truth_set.count(hit.key);
+    wanted += truth.size();
+    // Scores are exact whichever path found the entries.
+    for (const auto& hit : approximate) {
+      const size_t i = std::stoul(hit.key.substr(1)) - 100000;
+      EXPECT_EQ(hit.score, Score(function, query, data[i]));
+    }
+  }
+  return static_cast<double>(found) / static_cast<double>(wanted);
+}
+
+TEST(VectorIndexTest, GraphSearchAgreesWithExactSearch) {
+  std::mt19937 random(7);
+  std::vector<std::vector<float>> data, queries;
+  std::vector<std::optional<std::string>> filters;
+  for (int i = 0; i < 3000; ++i) {
+    data.push_back(RandomVector(random, 16));
+    filters.emplace_back(i % 10 == 0 ? "rare" : "common");
+  }
+  for (int i = 0; i < 50; ++i) queries.push_back(RandomVector(random, 16));
+  for (auto function : {DistanceFunction::kCosine, DistanceFunction::kEuclidean,
+                        DistanceFunction::kDotProduct}) {
+    EXPECT_GE(GraphRecall(function, data, queries, filters, {}), 0.95);
+    // A selective filter (10%): over-fetching, then the exact fallback, keep results right.
+    EXPECT_GE(GraphRecall(function, data, queries, filters, {{0, "rare"}}), 0.95);
+  }
+}
+
+TEST(VectorIndexTest, GraphFollowsRemovalsAndUpdates) {
+  std::mt19937 random(11);
+  SearchTuning tuning;
+  tuning.exact_threshold = 50;
+  VectorIndex index(8, DistanceFunction::kEuclidean, 0, tuning);
+  std::vector<std::vector<float>> data;
+  for (int i = 0; i < 500; ++i) {
+    data.push_back(RandomVector(random, 8));
+    index.Upsert("k" + std::to_string(i), "", {}, data.back());
+  }
+  while (index.BuildStep()) {
+  }
+  // Removed entries never come back; a moved entry is found at its new place; freed slots
+  // are reused by new entries.
+  for (int i = 0; i < 250; ++i) index.Remove("k" + std::to_string(i));
+  for (const auto& hit : index.Search(data[0], "", {}, 100)) {
+    EXPECT_GE(std::stoi(hit.key.substr(1)), 250) << hit.key;
+  }
+  const std::vector<float> far(8, 50.0f);
+  index.Upsert("k400", "", {}, far);
+  index.Upsert("fresh", "", {}, std::vector<float>(8, -50.0f));
+  EXPECT_EQ(Keys(index.Search(far, "", {}, 1)), std::vector<std::string>{"k400"});
+  EXPECT_EQ(Keys(index.Search(std::vector<float>(8, -50.0f), "", {}, 1)),
+            std::vector<std::string>{"fresh"});
+  EXPECT_EQ(index.size(), 251u);
+}
+
+}  // namespace
+}  // namespace ddbd::vector
