@@ -37,6 +37,13 @@ const IndexDef* TableDef::FindIndex(std::string_view index_name) const {
   return nullptr;
 }
 
+const IndexDef* TableDef::FindIndexById(uint64_t index_id) const {
+  for (const auto& index : indexes) {
+    if (index.id == index_id) return &index;
+  }
+  return nullptr;
+}
+
 std::string TableDef::Arn() const {
   return "arn:aws:dynamodb:" + region + ":" + std::string(kAccountId) + ":table/" + name;
 }

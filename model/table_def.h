@@ -138,6 +138,7 @@ struct TableDef {
   std::string Arn() const;
   // Any index by name (GSI, LSI or vector index).
   const IndexDef* FindIndex(std::string_view index_name) const;
+  const IndexDef* FindIndexById(uint64_t index_id) const;
   bool HasVectorIndexes() const {
     for (const auto& index : indexes) {
       if (index.IsVector()) return true;

@@ -55,6 +55,11 @@ std::string UsageText() {
                         size limit of an item collection on tables with local secondary
                         indexes (default 10 GB; lower it to test the limit)
   --region NAME         region used in ARNs when a request is not signed (default us-east-1)
+  --vector-index-allocation-ms N
+                        keep a vector index added by UpdateTable N ms in its allocation phase
+                        (CREATING, Backfilling false, not searchable) before it backfills
+  --vector-index-build-ms N
+                        take at least N ms from such a request to the index being ACTIVE
   --exact-vector-search answer SearchVectors by exact search only (no HNSW graphs): fully
                         deterministic results, slower on large indexes
   --help                print this text
@@ -110,6 +115,12 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       cl.storage.item_collection_limit_bytes = limit;
     } else if (arg == "--require-auth") {
       cl.service.require_authentication = true;
+    } else if (arg == "--vector-index-allocation-ms" || arg == "--vector-index-build-ms") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      DDBD_ASSIGN_OR_RETURN(int ms, ParseInt(arg, text, 0, 3'600'000));
+      (arg == "--vector-index-allocation-ms" ? cl.service.vector_allocation
+                                             : cl.service.vector_build_minimum) =
+          std::chrono::milliseconds(ms);
     } else if (arg == "--exact-vector-search") {
       cl.service.vector_search.exact_only = true;
     } else if (arg == "--region") {

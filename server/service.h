@@ -2,6 +2,7 @@
 // isolation rule that maps a request's credentials to a table namespace.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -30,6 +31,12 @@ struct ServiceOptions {
   bool require_authentication = false;  // answer MissingAuthenticationToken without a signature
   std::string default_region = "us-east-1";
   vector::SearchTuning vector_search;
+  // A vector index added by UpdateTable stays this long in its allocation phase (CREATING,
+  // Backfilling false, not yet searchable) and takes at least `vector_build_minimum` from
+  // request to ACTIVE: DynamoDB's phases, shortened, so that client readiness logic can be
+  // tested. Both zero by default.
+  std::chrono::milliseconds vector_allocation{0};
+  std::chrono::milliseconds vector_build_minimum{0};
 };
 
 // The credential scope of a SigV4-signed request ("Credential=AKID/date/region/service/…").

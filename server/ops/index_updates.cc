@@ -2,7 +2,10 @@
 #include "server/ops/index_updates.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <functional>
+#include <thread>
 
 #include "server/ops/vector_updates.h"
 
@@ -156,28 +159,51 @@ Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUp
   return changes;
 }
 
+namespace {
+
+// Applies `change` to index `index_id` in the table's current definition (it may have changed
+// since the backfill began; it may also be gone).
+void ChangeIndex(storage::Catalog& catalog, uint64_t table_id, uint64_t index_id,
+                 const std::function<void(IndexDef&)>& change) {
+  auto current = catalog.FindById(table_id);
+  if (!current) return;
+  TableDef updated = *current;
+  for (auto& index : updated.indexes) {
+    if (index.id == index_id) change(index);
+  }
+  catalog.Replace(updated).IgnoreError();  // the table may have been dropped meanwhile
+}
+
+}  // namespace
+
 void StartBackfill(OpContext& ctx, uint64_t table_id, uint64_t index_id) {
   storage::Database& db = ctx.db();
   storage::Catalog& catalog = ctx.catalog();
-  ctx.service().RunInBackground([&db, &catalog, table_id, index_id] {
+  const ServiceOptions& options = ctx.options();
+  ctx.service().RunInBackground([&db, &catalog, &options, table_id, index_id] {
     auto table = catalog.FindById(table_id);
     if (!table) return;
+    const IndexDef* index = table->FindIndexById(index_id);
+    const bool is_vector = index && index->IsVector();
+    const auto started = std::chrono::steady_clock::now();
+    if (is_vector && !index->backfilling) {
+      // The allocation phase DynamoDB goes through before a vector index backfills.
+      std::this_thread::sleep_for(options.vector_allocation);
+      ChangeIndex(catalog, table_id, index_id, [](IndexDef& i) { i.backfilling = true; });
+      table = catalog.FindById(table_id);
+      if (!table || !table->FindIndexById(index_id)) return;
+    }
     Result<uint64_t> done = db.BackfillIndex(*table, index_id);
     if (!done.ok()) {
       std::fprintf(stderr, "ddbd: backfill of index %llu failed: %s\n",
                    static_cast<unsigned long long>(index_id), done.error().message().c_str());
       return;
     }
-    // Mark the index ACTIVE in the table's current definition (it may have changed).
-    auto current = catalog.FindById(table_id);
-    if (!current) return;
-    TableDef updated = *current;
-    for (auto& index : updated.indexes) {
-      if (index.id != index_id) continue;
-      index.status = IndexStatus::kActive;
-      index.backfilling = false;
-    }
-    catalog.Replace(updated).IgnoreError();  // the table may have been dropped meanwhile
+    if (is_vector) std::this_thread::sleep_until(started + options.vector_build_minimum);
+    ChangeIndex(catalog, table_id, index_id, [](IndexDef& i) {
+      i.status = IndexStatus::kActive;
+      i.backfilling = false;
+    });
   });
 }
 

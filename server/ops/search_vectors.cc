@@ -253,7 +253,8 @@ Result<std::string> SearchVectors(OpContext& ctx, const Request& req) {
   }
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.table_name));
   const IndexDef* index = table->FindIndex(in.index_name);
-  if (!index || !index->IsVector()) {
+  const bool allocating = index && index->status == IndexStatus::kCreating && !index->backfilling;
+  if (!index || !index->IsVector() || allocating) {
     return Error::Validation("The table does not have the specified index: " +
                              std::string(in.index_name));
   }

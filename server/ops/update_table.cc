@@ -107,9 +107,16 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   if (s.deletion_protection) table.deletion_protection = *s.deletion_protection;
   if (s.table_class) table.table_class = std::string(*s.table_class);
   if (s.sse) table.sse = *s.sse;
+  // A delete aimed at the index being created is not a second online operation: it gets
+  // the vector index's own refusal instead.
+  size_t vector_actions = 0;
+  for (const auto& update : in.vector_updates) {
+    const IndexDef* target = update.delete_name ? table.FindIndex(*update.delete_name) : nullptr;
+    vector_actions += !(target && target->status == IndexStatus::kCreating);
+  }
   DDBD_ASSIGN_OR_RETURN(IndexChanges changes,
                         ApplyIndexUpdates(ctx, in.index_updates, in.attribute_definitions,
-                                          in.vector_updates.size(), table));
+                                          vector_actions, table));
   DDBD_RETURN_IF_ERROR(
       ApplyVectorIndexUpdates(ctx, in.vector_updates, in.attribute_definitions, table, changes));
 

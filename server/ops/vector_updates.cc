@@ -75,7 +75,7 @@ Status CreateVectorIndex(OpContext& ctx, const VectorIndexInput& input,
   }
   DDBD_ASSIGN_OR_RETURN(index.id, ctx.catalog().AllocateId());
   index.status = IndexStatus::kCreating;
-  index.backfilling = true;
+  index.backfilling = ctx.options().vector_allocation.count() == 0;
   changes.created.push_back(index.id);
   table.attribute_definitions = std::move(definitions);
   table.indexes.push_back(std::move(index));
@@ -150,6 +150,12 @@ Status ApplyVectorIndexUpdates(OpContext& ctx, const std::vector<VectorIndexUpda
     if (it == table.indexes.end()) {
       return Error::ResourceNotFound("Requested resource not found: Index " + *update.delete_name +
                                      " for table " + table.name);
+    }
+    if (it->status == IndexStatus::kCreating && !it->backfilling) {
+      return Error::ResourceInUse("Attempt to change a resource which is still in use: Index "
+                                  "creation is in resource allocation phase. Retry deletion during "
+                                  "backfilling phase or when the index is active. Table: " +
+                                  table.name + " Index: " + it->name);
     }
     IndexDef deleted = *it;
     deleted.status = IndexStatus::kDeleting;

@@ -357,3 +357,102 @@ def test_unknown_update_shape_is_refused(raw):
         400, "ValidationException",
         INVALID + "One of VectorIndexUpdate.Create, VectorIndexUpdate.Delete must not be null")
     assert json.dumps(text)  # printable
+
+
+def test_backfill_skips_invalid_items_that_later_puts_refuse(raw):
+    """Items written before the index existed with invalid vectors stay unindexed."""
+    import time
+    name = "VectorBackfill"
+    status, _, text, _ = raw("CreateTable", {
+        "TableName": name, "BillingMode": "PAY_PER_REQUEST", "AttributeDefinitions": [DEFS[0]],
+        "KeySchema": KEYS})
+    assert status == 200, text
+    items = {
+        "good": vec(1, 0, 0),
+        "short": vec(1, 0),
+        "text": {"L": [{"N": "1"}, {"S": "x"}, {"N": "0"}]},
+        "huge": vec(1, "1E+39", 0),
+        "scalar": {"N": "5"},
+    }
+    for key, embedding in items.items():
+        status, _, text, _ = raw("PutItem", {"TableName": name,
+                                             "Item": {"id": {"S": key}, "embedding": embedding}})
+        assert status == 200, text
+    status, _, text, body = raw("UpdateTable", {"TableName": name, "VectorIndexUpdates": [
+        {"Create": {**named("Late"), "SearchSchema": None}}]})
+    assert status == 200, text
+    index = body["TableDescription"]["VectorIndexes"][0]
+    assert (index["IndexStatus"], index["Backfilling"]) == ("CREATING", True)
+    for _ in range(500):
+        _, _, _, body = raw("DescribeTable", {"TableName": name})
+        index = body["Table"]["VectorIndexes"][0]
+        if index["IndexStatus"] == "ACTIVE":
+            break
+        time.sleep(0.01)
+    assert index["IndexStatus"] == "ACTIVE" and "Backfilling" not in index
+    assert index["ItemCount"] == 1
+    _, _, _, body = raw("SearchVectors", {"TableName": name, "IndexName": "Late", "TopK": 10,
+                                          "SearchVector": [{"N": "1"}, {"N": "0"}, {"N": "0"}]})
+    assert [r["Item"]["id"]["S"] for r in body["SearchResults"]] == ["good"]
+    status, name_, text, _ = raw("PutItem", {"TableName": name,
+                                             "Item": {"id": {"S": "short"}, "embedding": items["short"]}})
+    assert (status, name_, text) == (400, "ValidationException", NOT_VALID + (
+        "Invalid size for parameter embedding, Expected: 3, Actual: 2. IndexName: Late"))
+    _, _, _, body = raw("GetItem", {"TableName": name, "Key": {"id": {"S": "huge"}}})
+    assert body["Item"]["embedding"]["L"][1] == {"N": "1" + "0" * 39}
+
+
+def test_the_phases_of_an_index_being_created():
+    """With the phase flags, a new index is first allocating, then backfilling, then ACTIVE,
+    answering DynamoDB's errors in each phase."""
+    import time
+    from conftest import DdbdProcess, raw_call
+
+    server = DdbdProcess("--in-memory", "--vector-index-allocation-ms", "400",
+                         "--vector-index-build-ms", "900").start()
+    try:
+        def call(operation, body):
+            status, _, data = raw_call(server.endpoint, operation, body)
+            parsed = json.loads(data) if data else {}
+            error = parsed.get("__type", "#").split("#", 1)[1] or None
+            return status, error, parsed.get("message"), parsed
+
+        name = "VectorPhases"
+        call("CreateTable", {"TableName": name, "BillingMode": "PAY_PER_REQUEST",
+                             "AttributeDefinitions": [DEFS[0]], "KeySchema": KEYS})
+        call("PutItem", {"TableName": name, "Item": {"id": {"S": "a"}, "embedding": vec(1, 0, 0)}})
+        search_body = {"TableName": name, "IndexName": "Phased", "TopK": 1,
+                       "SearchVector": [{"N": "1"}, {"N": "0"}, {"N": "0"}]}
+        started = time.monotonic()
+        status, _, text, body = call("UpdateTable", {"TableName": name, "VectorIndexUpdates": [
+            {"Create": {**named("Phased"), "SearchSchema": None}}]})
+        assert status == 200, text
+        index = body["TableDescription"]["VectorIndexes"][0]
+        assert (index["IndexStatus"], index["Backfilling"]) == ("CREATING", False)
+        # Allocation: not searchable, not deletable, and no second index meanwhile.
+        assert call("SearchVectors", search_body)[:3] == (
+            400, "ValidationException", "The table does not have the specified index: Phased")
+        assert call("UpdateTable", {"TableName": name, "VectorIndexUpdates": [
+            {"Delete": {"IndexName": "Phased"}}]})[:3] == (
+            400, "ResourceInUseException",
+            "Attempt to change a resource which is still in use: Index creation is in resource "
+            "allocation phase. Retry deletion during backfilling phase or when the index is "
+            "active. Table: " + name + " Index: Phased")
+        assert call("UpdateTable", {"TableName": name, "VectorIndexUpdates": [
+            {"Create": {**named("Another"), "SearchSchema": None}}]})[:3] == (
+            400, "LimitExceededException", "Subscriber limit exceeded: Only 1 online index can be "
+            "created or deleted simultaneously per table")
+        time.sleep(max(0.0, started + 0.6 - time.monotonic()))
+        _, _, _, body = call("DescribeTable", {"TableName": name})
+        index = body["Table"]["VectorIndexes"][0]
+        assert (index["IndexStatus"], index["Backfilling"]) == ("CREATING", True)
+        assert call("SearchVectors", search_body)[:3] == (
+            400, "ValidationException", "Cannot search backfilling vector index: Phased")
+        time.sleep(max(0.0, started + 1.3 - time.monotonic()))
+        _, _, _, body = call("DescribeTable", {"TableName": name})
+        index = body["Table"]["VectorIndexes"][0]
+        assert index["IndexStatus"] == "ACTIVE" and "Backfilling" not in index
+        status, _, _, body = call("SearchVectors", search_body)
+        assert (status, [r["Item"]["id"]["S"] for r in body["SearchResults"]]) == (200, ["a"])
+    finally:
+        server.cleanup()
