@@ -3,6 +3,9 @@
 
 #include "index/vector_entries.h"
 
+#include <chrono>
+#include <cstdio>
+
 namespace ddbd::server {
 
 VectorIndexes::VectorIndexes(vector::SearchTuning tuning)
@@ -103,16 +106,25 @@ void VectorIndexes::BuildGraphs() {
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     const uint64_t seen = wakeups_;
-    std::vector<std::shared_ptr<vector::VectorIndex>> pending;
-    for (const auto& [id, memory] : indexes_) pending.push_back(memory);
+    std::vector<std::pair<uint64_t, std::shared_ptr<vector::VectorIndex>>> pending(
+        indexes_.begin(), indexes_.end());
     lock.unlock();
     bool worked = false;
-    for (const auto& memory : pending) {
+    for (const auto& [id, memory] : pending) {
+      const auto started = std::chrono::steady_clock::now();
+      size_t steps = 0;
       while (memory->BuildStep()) {
-        worked = true;
+        ++steps;
         std::lock_guard check(mutex_);
         if (stopping_) return;
       }
+      if (steps == 0) continue;
+      worked = true;
+      // Reported so that operators (and bench/vector.py) see when search turns approximate.
+      const double ms = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - started).count();
+      std::fprintf(stderr, "ddbd: vector index %llu: HNSW graphs built (%zu entries) in %.0f ms\n",
+                   static_cast<unsigned long long>(id), memory->size(), ms);
     }
     lock.lock();
     if (!worked) wake_builder_.wait(lock, [&] { return stopping_ || wakeups_ != seen; });

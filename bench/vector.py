@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Vector search benchmark: ddbd's HNSW search against its exact search, on the same data.
+
+Fixed-seed clustered data (default 100,000 × 128 dimensions, 100 clusters) is loaded with
+BatchWriteItem into a table with one vector index (no search schema: one partition, so the
+whole index is searched through one graph). Then, for the approximate server and for the same
+database restarted with --exact-vector-search:
+
+- start-up: time to the first answer with every vector loaded, and time to the graph;
+- recall@10 of the HNSW answers against the exact answers, over 200 held-out queries;
+- SearchVectors at TopK 10: requests/s and server CPU time per request (server on one core
+  with one I/O thread, wrk on the other core);
+- memory per vector: RSS after the graph is built minus the RSS of an empty server.
+
+Usage: bench/vector.py [--ddbd build/server/ddbd] [--count 100000] [--dims 128]
+                       [--seconds 10]
+Needs: wrk, taskset. Prints a Markdown table.
+"""
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TICKS = os.sysconf("SC_CLK_TCK")
+SERVER_CORE, CLIENT_CORE = "0", "1"
+TABLE, INDEX = "bench_vectors", "Embeddings"
+HEADERS = {"Content-Type": "application/x-amz-json-1.0",
+           "Authorization": "AWS4-HMAC-SHA256 Credential=BENCH/20260101/us-east-1/dynamodb/"
+                            "aws4_request, SignedHeaders=host, Signature=0"}
+
+
+class Server:
+    """ddbd pinned to SERVER_CORE with one I/O thread; stderr collected for the build log."""
+
+    def __init__(self, binary, data_dir, *extra):
+        self.args = ["taskset", "-c", SERVER_CORE, binary, "--address", "127.0.0.1",
+                     "--port", "0", "--threads", "1", "--db-path", data_dir, *extra]
+        self.log, self.port = [], None
+
+    def start(self):
+        started = time.monotonic()
+        self.proc = subprocess.Popen(self.args, stderr=subprocess.PIPE, text=True)
+        while self.port is None:
+            line = self.proc.stderr.readline()
+            if not line:
+                raise RuntimeError("ddbd did not start: " + "".join(self.log))
+            self.log.append(line)
+            match = re.search(r"listening on [0-9.]+:(\d+)", line)
+            if match:
+                self.port = int(match.group(1))
+        self.call("ListTables", {})
+        self.startup_s = time.monotonic() - started
+        threading.Thread(target=self._drain, daemon=True).start()
+        return self
+
+    def _drain(self):
+        for line in self.proc.stderr:
+            self.log.append(line)
+
+    def wait_for_graph(self, timeout=1800):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.log:
+                match = re.search(r"HNSW graphs built \((\d+) entries\) in (\d+) ms", line)
+                if match:
+                    return int(match.group(2)) / 1000
+            time.sleep(0.05)
+        raise RuntimeError("no graph was built")
+
+    def call(self, operation, body):
+        if not hasattr(self, "connection"):
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
+        self.connection.request("POST", "/", json.dumps(body),
+                                {**HEADERS, "X-Amz-Target": "DynamoDB_20120810." + operation})
+        response = self.connection.getresponse()
+        data = json.loads(response.read())
+        if response.status != 200:
+            raise RuntimeError(f"{operation}: {data}")
+        return data
+
+    def cpu_seconds(self):
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+
+    def rss_mb(self):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=60)
+
+
+def clustered(count, dims, seed, clusters=100, spread=0.35):
+    """`count` vectors around `clusters` random centres, and the generator for more."""
+    rng = random.Random(seed)
+    centres = [[rng.gauss(0, 1) for _ in range(dims)] for _ in range(clusters)]
+
+    def one():
+        centre = centres[rng.randrange(clusters)]
+        return [c + rng.uniform(-spread, spread) for c in centre]
+    return [one() for _ in range(count)], one
+
+
+def number_list(vector):
+    return [{"N": f"{x:.6g}"} for x in vector]
+
+
+def load(server, vectors, dims):
+    server.call("CreateTable", {
+        "TableName": TABLE, "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+        "VectorIndexes": [{"IndexName": INDEX, "VectorAttribute": {"AttributeName": "v"},
+                           "Dimensions": dims, "DistanceFunction": "EUCLIDEAN",
+                           "Projection": {"ProjectionType": "KEYS_ONLY"}}]})
+    started = time.monotonic()
+    for start in range(0, len(vectors), 25):
+        server.call("BatchWriteItem", {"RequestItems": {TABLE: [
+            {"PutRequest": {"Item": {"id": {"S": f"v{n}"}, "v": {"L": number_list(vectors[n])}}}}
+            for n in range(start, min(start + 25, len(vectors)))]}})
+    return time.monotonic() - started
+
+
+def answers(server, queries):
+    return [[r["Item"]["id"]["S"] for r in server.call("SearchVectors", {
+        "TableName": TABLE, "IndexName": INDEX, "TopK": 10,
+        "SearchVector": number_list(query)})["SearchResults"]] for query in queries]
+
+
+def throughput(server, query_file, seconds):
+    before = server.cpu_seconds()
+    out = subprocess.run(["taskset", "-c", CLIENT_CORE, "wrk", "-t1", "-c4", f"-d{seconds}s",
+                          "-s", os.path.join(HERE, "wrk", "search_vectors.lua"),
+                          f"http://127.0.0.1:{server.port}/"],
+                         capture_output=True, text=True, check=True,
+                         env={**os.environ, "DDBD_BENCH_QUERIES": query_file}).stdout
+    cpu = server.cpu_seconds() - before
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    if re.search(r"Non-2xx or 3xx responses: (\d+)", out):
+        raise RuntimeError("error responses:\n" + out)
+    return requests / seconds, cpu / requests * 1e6
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ddbd", default=os.path.join(ROOT, "build", "server", "ddbd"))
+    parser.add_argument("--count", type=int, default=100_000)
+    parser.add_argument("--dims", type=int, default=128)
+    parser.add_argument("--seconds", type=int, default=10)
+    args = parser.parse_args()
+
+    vectors, more = clustered(args.count, args.dims, seed=20261129)
+    queries = [more() for _ in range(200)]
+    work = tempfile.mkdtemp(prefix="ddbd-vector-bench-")
+    query_file = os.path.join(work, "queries.jsonl")
+    with open(query_file, "w") as f:
+        for query in queries:
+            f.write(json.dumps(number_list(query)) + "\n")
+    data_dir = os.path.join(work, "db")
+    rows = {}
+    try:
+        empty = Server(args.ddbd, os.path.join(work, "empty")).start()
+        empty_rss = empty.rss_mb()
+        empty.stop()
+
+        server = Server(args.ddbd, data_dir).start()
+        load_s = load(server, vectors, args.dims)
+        build_s = server.wait_for_graph()
+        rows["load"] = load_s
+        rows["build"] = build_s
+        rows["memory"] = (server.rss_mb() - empty_rss) * 1024 * 1024 / args.count
+        server.stop()
+
+        approximate = Server(args.ddbd, data_dir).start()
+        rows["startup"] = approximate.startup_s
+        rows["rebuild"] = approximate.wait_for_graph()
+        hnsw_answers = answers(approximate, queries)
+        rows["hnsw"] = throughput(approximate, query_file, args.seconds)
+        approximate.stop()
+
+        exact = Server(args.ddbd, data_dir, "--exact-vector-search").start()
+        exact_answers = answers(exact, queries)
+        rows["exact"] = throughput(exact, query_file, args.seconds)
+        exact.stop()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    found = sum(len(set(h) & set(e)) for h, e in zip(hnsw_answers, exact_answers))
+    recall = found / sum(len(e) for e in exact_answers)
+    print(f"\n{args.count} × {args.dims} dimensions, 100 clusters, EUCLIDEAN, TopK 10\n")
+    print("| measure | HNSW | exact |")
+    print("|---|---|---|")
+    print(f"| recall@10 against exact search | {recall:.4f} | 1 |")
+    print(f"| SearchVectors/s, one server core | {rows['hnsw'][0]:,.0f} | {rows['exact'][0]:,.0f} |")
+    print(f"| server CPU per search (µs) | {rows['hnsw'][1]:,.0f} | {rows['exact'][1]:,.0f} |")
+    print(f"| load with BatchWriteItem (s) | {rows['load']:.1f} | |")
+    print(f"| graph build after the load (s) | {rows['build']:.1f} | |")
+    print(f"| restart: first answer, all vectors loaded (s) | {rows['startup']:.2f} | |")
+    print(f"| restart: graph rebuilt in the background (s) | {rows['rebuild']:.1f} | |")
+    print(f"| memory per vector (bytes, RSS) | {rows['memory']:,.0f} | |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
