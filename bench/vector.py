@@ -6,7 +6,8 @@ BatchWriteItem into a table with one vector index (no search schema: one partiti
 whole index is searched through one graph). Then, for the approximate server and for the same
 database restarted with --exact-vector-search:
 
-- start-up: time to the first answer with every vector loaded, and time to the graph;
+- start-up: time to the first answer, to the first search (every vector loaded), and to
+  the graph;
 - recall@10 of the HNSW answers against the exact answers, over 200 held-out queries;
 - SearchVectors at TopK 10: requests/s and server CPU time per request (server on one core
   with one I/O thread, wrk on the other core);
@@ -48,7 +49,7 @@ class Server:
         self.log, self.port = [], None
 
     def start(self):
-        started = time.monotonic()
+        self.started = started = time.monotonic()
         self.proc = subprocess.Popen(self.args, stderr=subprocess.PIPE, text=True)
         while self.port is None:
             line = self.proc.stderr.readline()
@@ -188,6 +189,8 @@ def main():
 
         approximate = Server(args.ddbd, data_dir).start()
         rows["startup"] = approximate.startup_s
+        answers(approximate, queries[:1])
+        rows["first_search"] = time.monotonic() - approximate.started
         rows["rebuild"] = approximate.wait_for_graph()
         hnsw_answers = answers(approximate, queries)
         rows["hnsw"] = throughput(approximate, query_file, args.seconds)
@@ -210,7 +213,8 @@ def main():
     print(f"| server CPU per search (µs) | {rows['hnsw'][1]:,.0f} | {rows['exact'][1]:,.0f} |")
     print(f"| load with BatchWriteItem (s) | {rows['load']:.1f} | |")
     print(f"| graph build after the load (s) | {rows['build']:.1f} | |")
-    print(f"| restart: first answer, all vectors loaded (s) | {rows['startup']:.2f} | |")
+    print(f"| restart: first answer (s) | {rows['startup']:.2f} | |")
+    print(f"| restart: first search answered, every vector loaded (s) | {rows['first_search']:.2f} | |")
     print(f"| restart: graph rebuilt in the background (s) | {rows['rebuild']:.1f} | |")
     print(f"| memory per vector (bytes, RSS) | {rows['memory']:,.0f} | |")
 

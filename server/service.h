@@ -61,8 +61,8 @@ class Service {
   storage::Catalog& catalog() { return catalog_; }
   const ServiceOptions& options() const { return options_; }
   VectorIndexes& vectors() { return *vectors_; }
-  // Fills the in-memory vector indexes from storage and has `maintainer` keep them current.
-  // REQUIRES: called once, before serving.
+  // Has `maintainer` keep the in-memory vector indexes current and starts filling them from
+  // storage in the background. REQUIRES: called once, before serving.
   Status StartVectorIndexes(index::Maintainer& maintainer);
   // The table namespace of a request with this credential scope.
   std::string ScopeOf(const CredentialScope& credentials) const;

@@ -16,7 +16,9 @@ VectorIndexes::~VectorIndexes() {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
+  stopping_load_ = true;
   wake_builder_.notify_all();
+  if (loader_.joinable()) loader_.join();
   builder_.join();
 }
 
@@ -29,21 +31,28 @@ std::string VectorIndexes::ComparableBytes(const AttributeValue& value) {
   return bytes;
 }
 
-std::shared_ptr<vector::VectorIndex> VectorIndexes::Find(const IndexDef& index) {
+VectorIndexes::Held VectorIndexes::Find(const IndexDef& index) {
   std::lock_guard lock(mutex_);
-  auto [it, created] = indexes_.try_emplace(index.id);
-  if (created) {
-    it->second = std::make_shared<vector::VectorIndex>(
+  Held& held = indexes_[index.id];
+  if (!held.memory) {
+    held.memory = std::make_shared<vector::VectorIndex>(
         index.vector->dimensions, index.vector->distance, index.vector->filters.size(), tuning_);
-    definitions_.emplace(index.id, index);
   }
-  return it->second;
+  return held;
+}
+
+std::shared_ptr<vector::VectorIndex> VectorIndexes::ForSearch(const IndexDef& index) {
+  Held held = Find(index);
+  if (held.loading) {
+    std::unique_lock lock(held.loading->mutex);
+    held.loading->done_cv.wait(lock, [&] { return held.loading->done; });
+  }
+  return held.memory;
 }
 
 void VectorIndexes::Drop(uint64_t index_id) {
   std::lock_guard lock(mutex_);
   indexes_.erase(index_id);
-  definitions_.erase(index_id);
 }
 
 void VectorIndexes::Insert(const IndexDef& index, vector::VectorIndex& memory,
@@ -69,12 +78,19 @@ void VectorIndexes::Insert(const IndexDef& index, vector::VectorIndex& memory,
 void VectorIndexes::Apply(std::vector<storage::VectorEntryChange> changes) {
   bool needs_build = false;
   for (auto& change : changes) {
-    std::shared_ptr<vector::VectorIndex> memory = Find(*change.index);
+    Held held = Find(*change.index);
+    // While the start-up load runs, the change wins over the stored copy the load may read
+    // later: the key is marked under the load's lock, together with the change itself.
+    std::unique_lock<std::mutex> loading;
+    if (held.loading) {
+      loading = std::unique_lock(held.loading->mutex);
+      if (!held.loading->done) held.loading->changed.insert(change.key);
+    }
     if (change.entry) {
-      Insert(*change.index, *memory, change.key, std::move(*change.entry));
-      needs_build |= memory->NeedsBuild();
+      Insert(*change.index, *held.memory, change.key, std::move(*change.entry));
+      needs_build |= held.memory->NeedsBuild();
     } else {
-      memory->Remove(change.key);
+      held.memory->Remove(change.key);
     }
   }
   if (needs_build) Wake();
@@ -88,26 +104,61 @@ void VectorIndexes::Wake() {
   wake_builder_.notify_all();
 }
 
-Status VectorIndexes::Load(storage::Database& db, const storage::Catalog& catalog) {
+void VectorIndexes::Load(storage::Database& db, const storage::Catalog& catalog) {
+  std::vector<IndexDef> indexes;
   for (const auto& table : catalog.AllTables()) {
     for (const auto& index : table->indexes) {
       if (!index.IsVector()) continue;
-      std::shared_ptr<vector::VectorIndex> memory = Find(index);
-      DDBD_RETURN_IF_ERROR(db.ForEachIndexEntry(index.id, [&](std::string_view key, Item entry) {
-        Insert(index, *memory, key, std::move(entry));
-      }));
+      indexes.push_back(index);
+      Find(index);
+      std::lock_guard lock(mutex_);
+      indexes_[index.id].loading = std::make_shared<Loading>();
     }
   }
+  if (indexes.empty()) return;
+  loader_ = std::thread([this, &db, indexes = std::move(indexes)]() mutable {
+    LoadAll(db, std::move(indexes));
+  });
+}
+
+void VectorIndexes::LoadAll(storage::Database& db, std::vector<IndexDef> indexes) {
+  const auto started = std::chrono::steady_clock::now();
+  size_t loaded = 0;
+  for (const auto& index : indexes) {
+    Held held = Find(index);
+    Loading& loading = *held.loading;
+    Status status = db.ForEachIndexEntry(index.id, [&](std::string_view key, Item entry) {
+      if (stopping_load_) return;  // shutting down: finish the walk without work
+      std::lock_guard lock(loading.mutex);
+      if (loading.changed.count(std::string(key))) return;  // a write has the newer entry
+      Insert(index, *held.memory, key, std::move(entry));
+      ++loaded;
+    });
+    if (!status.ok()) {
+      std::fprintf(stderr, "ddbd: cannot load vector index %s: %s\n", index.name.c_str(),
+                   status.error().message().c_str());
+    }
+    {
+      std::lock_guard lock(loading.mutex);
+      loading.done = true;
+      loading.changed.clear();
+    }
+    loading.done_cv.notify_all();
+    std::lock_guard lock(mutex_);
+    if (auto it = indexes_.find(index.id); it != indexes_.end()) it->second.loading = nullptr;
+  }
+  const double ms = std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - started).count();
+  std::fprintf(stderr, "ddbd: vector indexes loaded (%zu entries) in %.0f ms\n", loaded, ms);
   Wake();
-  return OkStatus();
 }
 
 void VectorIndexes::BuildGraphs() {
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     const uint64_t seen = wakeups_;
-    std::vector<std::pair<uint64_t, std::shared_ptr<vector::VectorIndex>>> pending(
-        indexes_.begin(), indexes_.end());
+    std::vector<std::pair<uint64_t, std::shared_ptr<vector::VectorIndex>>> pending;
+    for (const auto& [id, held] : indexes_) pending.emplace_back(id, held.memory);
     lock.unlock();
     bool worked = false;
     for (const auto& [id, memory] : pending) {

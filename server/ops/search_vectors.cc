@@ -265,7 +265,7 @@ Result<std::string> SearchVectors(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(std::vector<float> query, QueryVector(*index, in.search_vector));
   DDBD_ASSIGN_OR_RETURN(SearchScope scope, ScopeOfSearch(*index, terms));
 
-  std::shared_ptr<vector::VectorIndex> memory = ctx.service().vectors().Find(*index);
+  std::shared_ptr<vector::VectorIndex> memory = ctx.service().vectors().ForSearch(*index);
   const auto hits = memory->Search(query, scope.scope, scope.filters,
                                    static_cast<size_t>(in.top_k));
   const bool returns_vector = ReturnsVector(*index, in);
