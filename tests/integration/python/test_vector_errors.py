@@ -29,6 +29,10 @@ def tables(raw):
         "KeySchema": KEYS, "VectorIndexes": [SEMANTIC]})
     assert status == 200, message
     status, _, message, _ = raw("CreateTable", {
+        "TableName": "VectorFull", "BillingMode": "PAY_PER_REQUEST", "AttributeDefinitions": DEFS,
+        "KeySchema": KEYS, "VectorIndexes": [named(f"Index{i}") for i in range(5)]})
+    assert status == 200, message
+    status, _, message, _ = raw("CreateTable", {
         "TableName": "VectorPlain", "BillingMode": "PAY_PER_REQUEST",
         "AttributeDefinitions": [DEFS[0]], "KeySchema": KEYS})
     assert status == 200, message
@@ -185,6 +189,38 @@ CASES = [
      "ValidationException",
      "1 validation error detected: Value null at 'vectorIndexUpdates.1.member.create.dimensions' "
      "failed to satisfy constraint: Member must not be null"),
+    ("update-sixth-index", "UpdateTable",
+     {"TableName": "VectorFull", "AttributeDefinitions": DEFS,
+      "VectorIndexUpdates": [{"Create": named("Sixth")}]},
+     "LimitExceededException",
+     "Subscriber limit exceeded: Number of vector secondary indexes exceeds per-table limit of 5"),
+    ("update-dimension-conflict", "UpdateTable",
+     update({"Create": named("Other", Dimensions=4)}, AttributeDefinitions=DEFS),
+     "ValidationException",
+     INVALID + "Conflicting attribute definition for 'embedding'. All VectorIndexes on the same "
+     "vector attribute must use the same dimensions."),
+    ("update-vector-attribute-declared", "UpdateTable",
+     update({"Create": named("Other")},
+            AttributeDefinitions=DEFS + [{"AttributeName": "embedding", "AttributeType": "S"}]),
+     "ValidationException",
+     INVALID + "Conflicting attribute definition for 'embedding'. An attribute cannot be defined "
+     "in AttributeDefinitions when used as a VectorAttribute."),
+    ("gsi-on-vector-attribute", "UpdateTable",
+     {"TableName": TABLE,
+      "AttributeDefinitions": [{"AttributeName": "embedding", "AttributeType": "S"}],
+      "GlobalSecondaryIndexUpdates": [{"Create": {
+          "IndexName": "ByEmbedding", "Projection": {"ProjectionType": "ALL"},
+          "KeySchema": [{"AttributeName": "embedding", "KeyType": "HASH"}]}}]},
+     "ValidationException",
+     INVALID + "Attributes cannot be redefined. Please check that your attribute has the same type "
+     "as previously defined. Existing schema: VectorIndexSchema:[VectorAttribute: "
+     "key{embedding:L:3}] New schema: Schema:[SchemaElement: key{embedding:S:HASH}]"),
+    ("gsi-named-like-vector-index", "UpdateTable",
+     {"TableName": TABLE, "AttributeDefinitions": [DEFS[1]],
+      "GlobalSecondaryIndexUpdates": [{"Create": {
+          "IndexName": INDEX, "Projection": {"ProjectionType": "ALL"},
+          "KeySchema": [{"AttributeName": "tenant", "KeyType": "HASH"}]}}]},
+     "ValidationException", "Attempting to create an index which already exists"),
     # Writes
     ("write-not-a-list", "PutItem", put({"S": "abc"}), "ValidationException",
      NOT_VALID + "Invalid type for parameter embedding, Expected: L, Actual: S. IndexName: " + INDEX),
