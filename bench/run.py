@@ -24,9 +24,10 @@ import time
 import boto3
 import botocore.config
 
+import proc_stats
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-TICKS = os.sysconf("SC_CLK_TCK")
 SERVER_CORE, CLIENT_CORE = "0", "1"
 
 
@@ -69,16 +70,10 @@ class Server:
         raise RuntimeError(f"{self.name} did not start")
 
     def cpu_seconds(self):
-        with open(f"/proc/{self.proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / TICKS
+        return proc_stats.cpu_seconds(self.proc.pid)
 
     def rss_mb(self):
-        with open(f"/proc/{self.proc.pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-        return float("nan")
+        return proc_stats.rss_mb(self.proc.pid)
 
     def client(self):
         return boto3.client("dynamodb", endpoint_url=f"http://127.0.0.1:{self.port}",

@@ -30,9 +30,10 @@ import tempfile
 import threading
 import time
 
+import proc_stats
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-TICKS = os.sysconf("SC_CLK_TCK")
 SERVER_CORE, CLIENT_CORE = "0", "1"
 TABLE, INDEX = "bench_vectors", "Embeddings"
 HEADERS = {"Content-Type": "application/x-amz-json-1.0",
@@ -90,16 +91,10 @@ class Server:
         return data
 
     def cpu_seconds(self):
-        with open(f"/proc/{self.proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / TICKS
+        return proc_stats.cpu_seconds(self.proc.pid)
 
     def rss_mb(self):
-        with open(f"/proc/{self.proc.pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-        return float("nan")
+        return proc_stats.rss_mb(self.proc.pid)
 
     def stop(self):
         self.proc.terminate()

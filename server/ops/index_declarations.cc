@@ -130,6 +130,17 @@ Status ReadProjection(wire::JsonObject object, const std::string& path,
   return OkStatus();
 }
 
+Result<std::string> ReadIndexName(wire::JsonObject object, const std::string& path,
+                                  wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(object, "IndexName"));
+  if (!name) {
+    errors.NotNull(path + ".indexName");
+    return std::string();
+  }
+  errors.TableName(*name, path + ".indexName");
+  return std::string(*name);
+}
+
 Status CheckProjectionShape(const std::optional<std::string>& type,
                             const std::optional<std::vector<std::string>>& non_key_attributes) {
   if (!type) return Invalid("Unknown ProjectionType: null");
@@ -169,13 +180,7 @@ Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool
   IndexInput index;
   index.local = local;
   DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(json));
-  DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(object, "IndexName"));
-  if (!name) {
-    errors.NotNull(path + ".indexName");
-  } else {
-    errors.TableName(*name, path + ".indexName");
-    index.name = std::string(*name);
-  }
+  DDBD_ASSIGN_OR_RETURN(index.name, ReadIndexName(object, path, errors));
   DDBD_ASSIGN_OR_RETURN(index.key_schema, ReadKeySchema(object, path + ".keySchema",
                                                       local ? 2 : 2 * kMaxKeyAttributes, errors));
   DDBD_RETURN_IF_ERROR(ReadProjection(object, path, errors, index.projection_type,

@@ -27,6 +27,9 @@ struct IndexInput {
 Status ReadProjection(wire::JsonObject object, const std::string& path,
                       wire::ConstraintErrors& errors, std::optional<std::string>& type,
                       std::optional<std::vector<std::string>>& non_key_attributes);
+// Reads an index declaration's IndexName (required; 3-255 characters of [a-zA-Z0-9_.-]).
+Result<std::string> ReadIndexName(wire::JsonObject object, const std::string& path,
+                                  wire::ConstraintErrors& errors);
 // DynamoDB's checks of a projection's type against its NonKeyAttributes.
 Status CheckProjectionShape(const std::optional<std::string>& type,
                             const std::optional<std::vector<std::string>>& non_key_attributes);

@@ -75,13 +75,7 @@ Result<VectorIndexInput> ReadVectorIndex(wire::JsonValue json, const std::string
   DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(json));
   // Envelope items in the model's member order: indexName, vectorAttribute, searchSchema,
   // projection, dimensions, distanceFunction.
-  DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(object, "IndexName"));
-  if (!name) {
-    errors.NotNull(path + ".indexName");
-  } else {
-    errors.TableName(*name, path + ".indexName");
-    index.name = std::string(*name);
-  }
+  DDBD_ASSIGN_OR_RETURN(index.name, ReadIndexName(object, path, errors));
   DDBD_ASSIGN_OR_RETURN(auto vector_attribute, wire::GetObject(object, "VectorAttribute"));
   if (!vector_attribute) {
     errors.NotNull(path + ".vectorAttribute");
