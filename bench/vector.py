@@ -158,6 +158,8 @@ def main():
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--dims", type=int, default=128)
     parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--exact-threshold", type=int, default=None,
+                        help="ddbd's --vector-exact-threshold (graphs from this many entries)")
     args = parser.parse_args()
 
     vectors, more = clustered(args.count, args.dims, seed=20261129)
@@ -174,7 +176,9 @@ def main():
         empty_rss = empty.rss_mb()
         empty.stop()
 
-        server = Server(args.ddbd, data_dir).start()
+        tuning = ([] if args.exact_threshold is None
+                  else ["--vector-exact-threshold", str(args.exact_threshold)])
+        server = Server(args.ddbd, data_dir, *tuning).start()
         load_s = load(server, vectors, args.dims)
         build_s = server.wait_for_graph()
         rows["load"] = load_s
@@ -182,7 +186,7 @@ def main():
         rows["memory"] = (server.rss_mb() - empty_rss) * 1024 * 1024 / args.count
         server.stop()
 
-        approximate = Server(args.ddbd, data_dir).start()
+        approximate = Server(args.ddbd, data_dir, *tuning).start()
         rows["startup"] = approximate.startup_s
         answers(approximate, queries[:1])
         rows["first_search"] = time.monotonic() - approximate.started

@@ -60,6 +60,10 @@ std::string UsageText() {
                         (CREATING, Backfilling false, not searchable) before it backfills
   --vector-index-build-ms N
                         take at least N ms from such a request to the index being ACTIVE
+  --vector-exact-threshold N
+                        search vector partitions (or filtered candidates) of up to N entries
+                        exactly, larger ones through HNSW graphs (default: by dimensions,
+                        4096 at 128, 512 at 1024)
   --exact-vector-search answer SearchVectors by exact search only (no HNSW graphs): fully
                         deterministic results, slower on large indexes
   --help                print this text
@@ -121,6 +125,10 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       (arg == "--vector-index-allocation-ms" ? cl.service.vector_allocation
                                              : cl.service.vector_build_minimum) =
           std::chrono::milliseconds(ms);
+    } else if (arg == "--vector-exact-threshold") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      DDBD_ASSIGN_OR_RETURN(int threshold, ParseInt(arg, text, 1, 1 << 30));
+      cl.service.vector_search.exact_threshold = static_cast<size_t>(threshold);
     } else if (arg == "--exact-vector-search") {
       cl.service.vector_search.exact_only = true;
     } else if (arg == "--region") {

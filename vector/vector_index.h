@@ -4,7 +4,7 @@
 //
 // Entries are grouped by scope (one partition per HASH value; one for an index without a
 // HASH element). A small partition, or a filter that matches few entries, is searched
-// exactly. A partition of at least `exact_threshold` entries gets an HNSW graph, built in
+// exactly. A partition of more than the exact threshold gets an HNSW graph, built in
 // steps by a background thread (BuildStep) while exact search serves it; once built, writes
 // keep it current (hnswlib's markDelete for removals; a freed slot's label is reused by the
 // next insertion, which compacts the graph). hnswlib 0.6.2 has no filter functor, so
@@ -39,7 +39,10 @@ namespace ddbd::vector {
 
 struct SearchTuning {
   bool exact_only = false;       // never build graphs: fully deterministic results
-  size_t exact_threshold = 4096;  // partitions (or filtered candidates) up to this: exact
+  // Partitions (or filtered candidates) of up to this many entries are searched exactly;
+  // 0: as many as cost about as much as a graph search — 2^19 vector elements scanned
+  // (4,096 entries at 128 dimensions, 512 at 1,024; see docs/PERFORMANCE.md), at least 256.
+  size_t exact_threshold = 0;
   size_t ef_search = 96;          // HNSW candidate list size; recall measured in bench/
   size_t ef_construction = 128;
   size_t graph_degree = 16;       // hnswlib's M
@@ -109,6 +112,7 @@ class VectorIndex {
   const DistanceFunction distance_;
   const size_t filter_count_;
   const SearchTuning tuning_;
+  const size_t exact_threshold_;
   std::unique_ptr<hnswlib::SpaceInterface<float>> space_;
 
   mutable std::shared_mutex mutex_;

@@ -173,5 +173,34 @@ TEST(VectorIndexTest, GraphFollowsRemovalsAndUpdates) {
   EXPECT_EQ(index.size(), 251u);
 }
 
+TEST(VectorIndexTest, EntriesWrittenAfterTheGraphIsBuiltAreSearched) {
+  // Two scopes written in turn, the graphs built while writes go on: every later write
+  // must reach its partition's graph.
+  std::mt19937 random(3);
+  SearchTuning tuning;
+  tuning.exact_threshold = 50;
+  VectorIndex graph(16, DistanceFunction::kEuclidean, 0, tuning);
+  VectorIndex exact(16, DistanceFunction::kEuclidean, 0, SearchTuning{.exact_only = true});
+  for (int n = 0; n < 1200; ++n) {
+    const auto v = RandomVector(random, 16);
+    const std::string key = "i" + std::to_string(1000 + n), scope = n % 2 ? "odd" : "even";
+    graph.Upsert(key, scope, {}, v);
+    exact.Upsert(key, scope, {}, v);
+    if (n % 100 == 0) {
+      while (graph.BuildStep()) {
+      }
+    }
+  }
+  size_t found = 0, wanted = 0;
+  for (int q = 0; q < 20; ++q) {
+    const auto query = RandomVector(random, 16);
+    const auto truth = Keys(exact.Search(query, "even", {}, 10));
+    const std::set<std::string> truth_set(truth.begin(), truth.end());
+    for (const auto& hit : graph.Search(query, "even", {}, 10)) found += truth_set.count(hit.key);
+    wanted += truth.size();
+  }
+  EXPECT_GE(static_cast<double>(found) / static_cast<double>(wanted), 0.98);
+}
+
 }  // namespace
 }  // namespace ddbd::vector

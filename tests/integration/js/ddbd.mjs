@@ -12,20 +12,20 @@ async function launch(dataDir, extraArgs) {
   const child = spawn(binary, ["--address", "127.0.0.1", "--port", "0", "--threads", "2",
                                "--db-path", join(dataDir, "db"), ...extraArgs],
                       { stdio: ["ignore", "ignore", "pipe"] });
+  const output = { log: "" };
   const port = await new Promise((resolve, reject) => {
-    let log = "";
-    const timer = setTimeout(() => reject(new Error("ddbd did not start: " + log)), 10000);
+    const timer = setTimeout(() => reject(new Error("ddbd did not start: " + output.log)), 10000);
     child.stderr.on("data", (chunk) => {
-      log += chunk;
-      const match = log.match(/listening on [0-9.]+:(\d+)/);
+      output.log += chunk;
+      const match = output.log.match(/listening on [0-9.]+:(\d+)/);
       if (match) {
         clearTimeout(timer);
         resolve(Number(match[1]));
       }
     });
-    child.on("exit", (code) => reject(new Error(`ddbd exited with ${code}: ${log}`)));
+    child.on("exit", (code) => reject(new Error(`ddbd exited with ${code}: ${output.log}`)));
   });
-  return { child, port };
+  return { child, port, output };
 }
 
 async function terminate(child, signal) {
@@ -40,6 +40,8 @@ export async function startDdbd(...extraArgs) {
   let running = await launch(dataDir, extraArgs);
   const server = {
     get endpoint() { return `http://127.0.0.1:${running.port}`; },
+    // What the server has written to stderr so far.
+    log() { return running.output.log; },
     client(accessKeyId = "AKIDJS", region = "us-east-1") {
       return new DynamoDBClient({
         endpoint: server.endpoint, region, maxAttempts: 1,
