@@ -8,7 +8,9 @@ database restarted with --exact-vector-search:
 
 - start-up: time to the first answer, to the first search (every vector loaded), and to
   the graph;
-- recall@10 of the HNSW answers against the exact answers, over 200 held-out queries;
+- recall@10 of the HNSW answers against the exact answers, over 200 held-out queries, both
+  on the server that took the writes (graph grown by them) and after a restart (graph
+  rebuilt from the stored entries);
 - SearchVectors at TopK 10: requests/s and server CPU time per request (server on one core
   with one I/O thread, wrk on the other core);
 - memory per vector: RSS after the graph is built minus the RSS of an empty server.
@@ -180,10 +182,10 @@ def main():
                   else ["--vector-exact-threshold", str(args.exact_threshold)])
         server = Server(args.ddbd, data_dir, *tuning).start()
         load_s = load(server, vectors, args.dims)
-        build_s = server.wait_for_graph()
+        server.wait_for_graph()
         rows["load"] = load_s
-        rows["build"] = build_s
         rows["memory"] = (server.rss_mb() - empty_rss) * 1024 * 1024 / args.count
+        loaded_answers = answers(server, queries)  # graph grown by the writes themselves
         server.stop()
 
         approximate = Server(args.ddbd, data_dir, *tuning).start()
@@ -202,19 +204,20 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    found = sum(len(set(h) & set(e)) for h, e in zip(hnsw_answers, exact_answers))
-    recall = found / sum(len(e) for e in exact_answers)
+    def recall(answered):
+        found = sum(len(set(h) & set(e)) for h, e in zip(answered, exact_answers))
+        return found / sum(len(e) for e in exact_answers)
     print(f"\n{args.count} × {args.dims} dimensions, 100 clusters, EUCLIDEAN, TopK 10\n")
     print("| measure | HNSW | exact |")
     print("|---|---|---|")
-    print(f"| recall@10 against exact search | {recall:.4f} | 1 |")
+    print(f"| recall@10 against exact search, after the load | {recall(loaded_answers):.4f} | 1 |")
+    print(f"| recall@10 against exact search, after a restart | {recall(hnsw_answers):.4f} | 1 |")
     print(f"| SearchVectors/s, one server core | {rows['hnsw'][0]:,.0f} | {rows['exact'][0]:,.0f} |")
     print(f"| server CPU per search (µs) | {rows['hnsw'][1]:,.0f} | {rows['exact'][1]:,.0f} |")
     print(f"| load with BatchWriteItem (s) | {rows['load']:.1f} | |")
-    print(f"| graph build after the load (s) | {rows['build']:.1f} | |")
     print(f"| restart: first answer (s) | {rows['startup']:.2f} | |")
     print(f"| restart: first search answered, every vector loaded (s) | {rows['first_search']:.2f} | |")
-    print(f"| restart: graph rebuilt in the background (s) | {rows['rebuild']:.1f} | |")
+    print(f"| restart: HNSW graph of the whole index built in the background (s) | {rows['rebuild']:.1f} | |")
     print(f"| memory per vector (bytes, RSS) | {rows['memory']:,.0f} | |")
 
 

@@ -163,14 +163,13 @@ void VectorIndexes::BuildGraphs() {
     bool worked = false;
     for (const auto& [id, memory] : pending) {
       const auto started = std::chrono::steady_clock::now();
-      size_t steps = 0;
+      const size_t completed = memory->graphs_completed();
       while (memory->BuildStep()) {
-        ++steps;
+        worked = true;
         std::lock_guard check(mutex_);
         if (stopping_) return;
       }
-      if (steps == 0) continue;
-      worked = true;
+      if (memory->graphs_completed() == completed) continue;
       // Reported so that operators (and bench/vector.py) see when search turns approximate.
       const double ms = std::chrono::duration<double, std::milli>(
                             std::chrono::steady_clock::now() - started).count();

@@ -23,11 +23,13 @@ struct VectorIndex::Partition {
   // Per INLINE_FILTER attribute: value → the member slots holding it.
   std::vector<std::unordered_map<std::string, std::unordered_set<uint32_t>>> postings;
   std::unique_ptr<Graph> graph;
-  // While the graph is built, the slots below the cursor are in it; the rest are added by
-  // BuildStep. Writes keep the graph current below the cursor, which passes every slot once
-  // the graph is ready.
+  // While the graph is built, BuildStep adds the slots from the cursor on; the cursor passes
+  // every slot once the graph is ready. A write below the cursor leaves its slot pending:
+  // BuildStep (re)inserts it later, and searches score pending slots exactly meanwhile, so a
+  // write never waits for a graph insertion.
   uint32_t graph_cursor = 0;
   bool graph_ready = false;
+  std::unordered_set<uint32_t> pending;
 };
 
 namespace {
@@ -128,7 +130,7 @@ void VectorIndex::GraphAdd(Partition& partition, uint32_t slot) {
 }
 
 void VectorIndex::GraphUpsert(Partition& partition, uint32_t slot) {
-  if (partition.graph && slot < partition.graph_cursor) GraphAdd(partition, slot);
+  if (partition.graph && slot < partition.graph_cursor) partition.pending.insert(slot);
 }
 
 void VectorIndex::Upsert(std::string_view key, std::string scope,
@@ -213,10 +215,11 @@ void VectorIndex::RemoveSlot(uint32_t slot) {
   slots_[last].member_position = removed.member_position;
   partition.members.pop_back();
   if (partition.graph && slot < partition.graph_cursor) {
+    partition.pending.erase(slot);
     try {
       partition.graph->markDelete(slot);
     } catch (const std::runtime_error&) {
-      // not in this graph: it joined the partition after the graph passed it, then left
+      // not in this graph: it was still pending
     }
   }
   removed = Slot{};
@@ -224,10 +227,15 @@ void VectorIndex::RemoveSlot(uint32_t slot) {
   --live_;
 }
 
+size_t VectorIndex::graphs_completed() const {
+  std::shared_lock lock(mutex_);
+  return graphs_completed_;
+}
+
 bool VectorIndex::NeedsBuild() const {
   std::shared_lock lock(mutex_);
   for (const auto& partition : partitions_) {
-    if (partition->graph && !partition->graph_ready) return true;
+    if (partition->graph && (!partition->graph_ready || !partition->pending.empty())) return true;
   }
   return false;
 }
@@ -236,19 +244,28 @@ bool VectorIndex::BuildStep() {
   std::unique_lock lock(mutex_);
   for (uint32_t id = 0; id < partitions_.size(); ++id) {
     Partition& partition = *partitions_[id];
-    if (!partition.graph || partition.graph_ready) continue;
+    if (!partition.graph) continue;
     size_t added = 0;
-    while (partition.graph_cursor < slots_.size() && added < kBuildBatch) {
-      const uint32_t slot = partition.graph_cursor++;
-      if (slots_[slot].live && slots_[slot].partition == id) {
-        GraphAdd(partition, slot);
-        ++added;
+    if (!partition.graph_ready) {
+      while (partition.graph_cursor < slots_.size() && added < kBuildBatch) {
+        const uint32_t slot = partition.graph_cursor++;
+        if (slots_[slot].live && slots_[slot].partition == id) {
+          GraphAdd(partition, slot);
+          ++added;
+        }
       }
+      if (partition.graph_cursor >= slots_.size()) {
+        partition.graph_ready = true;
+        partition.graph_cursor = UINT32_MAX;
+        ++graphs_completed_;
+      }
+      return true;
     }
-    if (partition.graph_cursor >= slots_.size()) {
-      // Built: from now on every write of the partition maintains the graph itself.
-      partition.graph_ready = true;
-      partition.graph_cursor = UINT32_MAX;
+    if (partition.pending.empty()) continue;
+    for (auto it = partition.pending.begin();
+         it != partition.pending.end() && added < kBuildBatch; ++added) {
+      GraphAdd(partition, *it);
+      it = partition.pending.erase(it);
     }
     return true;
   }
@@ -333,15 +350,19 @@ std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
     fetch = std::min(fetch, members);
     auto found = partition.graph->searchKnn(point.data(), fetch);
     std::vector<Hit> hits;
-    while (!found.empty()) {
-      const uint32_t slot = static_cast<uint32_t>(found.top().second);
-      found.pop();
+    std::unordered_set<uint32_t> seen;
+    auto consider = [&](uint32_t slot) {
       if (!slots_[slot].live || partitions_[slots_[slot].partition].get() != &partition ||
-          !MatchesFilters(slot, conditions)) {
-        continue;
+          !MatchesFilters(slot, conditions) || !seen.insert(slot).second) {
+        return;
       }
       hits.push_back({slots_[slot].key, Score(distance_, query, {VectorAt(slot), dimensions_})});
+    };
+    while (!found.empty()) {
+      consider(static_cast<uint32_t>(found.top().second));
+      found.pop();
     }
+    for (uint32_t slot : partition.pending) consider(slot);  // not (or not yet again) in it
     if (hits.size() >= std::min(k, candidates) || fetch >= members) {
       Rank(hits, k);
       return hits;

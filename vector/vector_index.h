@@ -6,8 +6,9 @@
 // HASH element). A small partition, or a filter that matches few entries, is searched
 // exactly. A partition of more than the exact threshold gets an HNSW graph, built in
 // steps by a background thread (BuildStep) while exact search serves it; once built, writes
-// keep it current (hnswlib's markDelete for removals; a freed slot's label is reused by the
-// next insertion, which compacts the graph). hnswlib 0.6.2 has no filter functor, so
+// leave their entries pending, which BuildStep inserts (searches score pending entries
+// exactly meanwhile), and removals use hnswlib's markDelete; a freed slot's label is reused
+// by the next insertion, which compacts the graph. hnswlib 0.6.2 has no filter functor, so
 // filtered HNSW searches over-fetch and post-filter, falling back to exact search when the
 // filter turns out too selective. Every result is scored exactly, in double precision, from
 // the stored floats; ties are broken by entry key.
@@ -84,10 +85,12 @@ class VectorIndex {
                           const std::vector<FilterCondition>& conditions, size_t k) const;
 
   size_t size() const;
-  // Whether a partition waits for its graph.
+  // Whether a partition waits for its graph, or a graph for pending entries.
   bool NeedsBuild() const;
-  // Adds a bounded number of entries to a graph under construction; false when none waits.
+  // Adds a bounded number of entries to a graph; false when none waits.
   bool BuildStep();
+  // How many partition graphs have been completed so far.
+  size_t graphs_completed() const;
 
  private:
   struct Slot;
@@ -123,6 +126,7 @@ class VectorIndex {
   std::unordered_map<std::string, uint32_t> partition_ids_;  // scope → partition
   std::vector<std::unique_ptr<Partition>> partitions_;
   size_t live_ = 0;
+  size_t graphs_completed_ = 0;
 };
 
 }  // namespace ddbd::vector
