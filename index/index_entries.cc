@@ -129,6 +129,7 @@ std::vector<storage::IndexEntry> Maintainer::Derive(const TableDef& table, const
   std::vector<storage::IndexEntry> entries;
   for (const auto& index : table.indexes) {
     if (only_index != 0 && index.id != only_index) continue;
+    if (index.status == IndexStatus::kDeleting) continue;  // about to be dropped
     if (auto entry = EntryFor(table, index, item, with_projection)) {
       entries.push_back(std::move(*entry));
     }

@@ -17,7 +17,11 @@ std::string_view TableNameOf(std::string_view name_or_arn) {
 
 Result<std::shared_ptr<const TableDef>> OpContext::FindTable(std::string_view name_or_arn) {
   auto table = catalog().Find(scope_, TableNameOf(name_or_arn));
-  if (!table) return Error::ResourceNotFound();
+  // A table still being created, or being deleted, is not there for reads and writes.
+  if (!table || table->status == TableStatus::kCreating ||
+      table->status == TableStatus::kDeleting) {
+    return Error::ResourceNotFound();
+  }
   return table;
 }
 

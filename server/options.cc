@@ -1,6 +1,7 @@
 // Option parsing.
 #include "server/options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <thread>
 
@@ -66,11 +67,16 @@ std::string UsageText() {
                         4096 at 128, 512 at 1024)
   --exact-vector-search answer SearchVectors by exact search only (no HNSW graphs): fully
                         deterministic results, slower on large indexes
+  --transient-status-ms N
+                        keep tables and indexes N ms in CREATING, UPDATING and DELETING
+                        (default 0: state changes are immediate)
+  --cors ORIGINS        origins allowed to call from a browser, comma-separated
+                        (default *: every origin)
   --help                print this text
 
-DynamoDB Local's spellings are accepted too: -port N, -dbPath DIR, -inMemory,
--sharedDb (the default here), -optimizeDbBeforeStartup (compacts the database before
-serving), -disableTelemetry (ddbd sends none), -help; a leading "-jar DynamoDBLocal.jar",
+DynamoDB Local's spellings are accepted too: -port N, -dbPath DIR, -inMemory, -cors LIST,
+-sharedDb (the default here), -delayTransientStatuses (--transient-status-ms 500),
+-optimizeDbBeforeStartup (compacts the database before serving), -disableTelemetry (ddbd sends none), -help; a leading "-jar DynamoDBLocal.jar",
 as compose files pass it, is ignored.
 )";
 }
@@ -99,8 +105,31 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
     } else if (arg == "--isolate") {
       DDBD_ASSIGN_OR_RETURN(std::string text, value());
       DDBD_ASSIGN_OR_RETURN(cl.service.isolation, ParseIsolation(text));
+    } else if (arg == "--cors" || arg == "-cors") {
+      DDBD_ASSIGN_OR_RETURN(std::string list, value());
+      cl.service.cors_origins.clear();
+      size_t start = 0;
+      while (start <= list.size()) {
+        const size_t comma = std::min(list.find(',', start), list.size());
+        std::string origin = list.substr(start, comma - start);
+        origin.erase(0, origin.find_first_not_of(' '));
+        origin.erase(origin.find_last_not_of(' ') + 1);
+        if (!origin.empty()) cl.service.cors_origins.push_back(std::move(origin));
+        start = comma + 1;
+      }
+      if (cl.service.cors_origins.empty()) {
+        return Error::Validation("invalid value for " + arg + ": '" + list + "'");
+      }
     } else if (arg == "-sharedDb") {
       cl.service.isolation = Isolation{};
+    } else if (arg == "-delayTransientStatuses") {
+      if (cl.service.transient_status_delay.count() == 0) {
+        cl.service.transient_status_delay = std::chrono::milliseconds(500);
+      }
+    } else if (arg == "--transient-status-ms") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      DDBD_ASSIGN_OR_RETURN(int ms, ParseInt(arg, text, 0, 3'600'000));
+      cl.service.transient_status_delay = std::chrono::milliseconds(ms);
     } else if (arg == "-optimizeDbBeforeStartup") {
       cl.storage.compact_on_open = true;
     } else if (arg == "-disableTelemetry") {

@@ -31,12 +31,18 @@ struct ServiceOptions {
   bool require_authentication = false;  // answer MissingAuthenticationToken without a signature
   std::string default_region = "us-east-1";
   vector::SearchTuning vector_search;
+  // Origins allowed to make browser (CORS) requests: empty or "*" allows every origin, as
+  // DynamoDB does; otherwise only those listed (DynamoDB Local's -cors list).
+  std::vector<std::string> cors_origins;
   // A vector index added by UpdateTable stays this long in its allocation phase (CREATING,
   // Backfilling false, not yet searchable) and takes at least `vector_build_minimum` from
   // request to ACTIVE: DynamoDB's phases, shortened, so that client readiness logic can be
   // tested. Both zero by default.
   std::chrono::milliseconds vector_allocation{0};
   std::chrono::milliseconds vector_build_minimum{0};
+  // DynamoDB Local's -delayTransientStatuses: how long tables and indexes stay CREATING,
+  // UPDATING or DELETING (0: state changes are immediate, as DynamoDB Local's default).
+  std::chrono::milliseconds transient_status_delay{0};
 };
 
 // The credential scope of a SigV4-signed request ("Credential=AKID/date/region/service/…").

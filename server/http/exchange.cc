@@ -1,6 +1,9 @@
 // HandleExchange: routing, protocol-level errors and the standard response headers.
 #include "server/http/exchange.h"
 
+#include <algorithm>
+#include <optional>
+
 #include <simdjson.h>
 #include <zlib.h>
 
@@ -60,9 +63,22 @@ HttpReply ErrorReply(std::string_view content_type, const Error& error) {
   return JsonReply(content_type, error.http_status(), RenderErrorBody(error));
 }
 
+// The Access-Control-Allow-Origin a browser request from `origin` gets: "*" when every origin
+// is allowed, the origin itself when it is on the -cors list, nothing otherwise.
+std::optional<std::string> AllowedOrigin(const Service& service, const std::string& origin) {
+  if (origin.empty()) return std::nullopt;
+  const std::vector<std::string>& allowed = service.options().cors_origins;
+  if (allowed.empty() || std::find(allowed.begin(), allowed.end(), "*") != allowed.end()) {
+    return "*";
+  }
+  if (std::find(allowed.begin(), allowed.end(), origin) != allowed.end()) return origin;
+  return std::nullopt;
+}
+
 HttpReply Route(Service& service, HttpRequest& request) {
   if (request.method == "OPTIONS" && !request.origin.empty()) {
     HttpReply reply{200, "", "", {}};
+    if (!AllowedOrigin(service, request.origin)) return reply;  // the browser will refuse
     if (!request.access_control_request_headers.empty()) {
       reply.headers.emplace_back("Access-Control-Allow-Headers",
                                  request.access_control_request_headers);
@@ -149,7 +165,10 @@ HttpReply HandleExchange(Service& service, HttpRequest& request) {
   uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(reply.body.data()),
                     static_cast<uInt>(reply.body.size()));
   reply.headers.emplace_back("x-amz-crc32", std::to_string(crc));
-  if (!request.origin.empty()) reply.headers.emplace_back("Access-Control-Allow-Origin", "*");
+  if (auto allowed = AllowedOrigin(service, request.origin)) {
+    reply.headers.emplace_back("Access-Control-Allow-Origin", *allowed);
+    if (*allowed != "*") reply.headers.emplace_back("Vary", "Origin");
+  }
   return reply;
 }
 

@@ -6,6 +6,7 @@
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
 #include "server/ops/table_settings.h"
+#include "server/ops/transient_status.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -133,7 +134,19 @@ Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
                         CheckIndexes(definition.partition_key, definition.sort_key,
                                      definition.attribute_definitions, definition.billing_mode,
                                      in.global_indexes, in.local_indexes, in.vector_indexes));
+  const bool delayed = TransientStatuses(ctx);
+  if (delayed) {
+    definition.status = TableStatus::kCreating;
+    for (auto& index : definition.indexes) index.status = IndexStatus::kCreating;
+  }
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.catalog().Create(std::move(definition)));
+  if (delayed) {
+    AfterTransientDelay(ctx, table->id, [](TableDef& created, OpContext&) {
+      created.status = TableStatus::kActive;
+      for (auto& index : created.indexes) index.status = IndexStatus::kActive;
+      return true;
+    });
+  }
 
   wire::JsonWriter out;
   out.BeginObject().Key("TableDescription");

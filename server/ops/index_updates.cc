@@ -199,7 +199,11 @@ void StartBackfill(OpContext& ctx, uint64_t table_id, uint64_t index_id) {
                    static_cast<unsigned long long>(index_id), done.error().message().c_str());
       return;
     }
-    if (is_vector) std::this_thread::sleep_until(started + options.vector_build_minimum);
+    // Not ACTIVE before the vector index's minimum build time, nor before the transient
+    // delay of -delayTransientStatuses.
+    std::this_thread::sleep_until(
+        started + std::max(is_vector ? options.vector_build_minimum : std::chrono::milliseconds(0),
+                           options.transient_status_delay));
     ChangeIndex(catalog, table_id, index_id, [](IndexDef& i) {
       i.status = IndexStatus::kActive;
       i.backfilling = false;

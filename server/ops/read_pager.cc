@@ -107,7 +107,7 @@ Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options, bo
     return target;
   }
   target.index = table.FindIndex(*options.index_name);
-  if (!target.index) {
+  if (!target.index || target.index->status == IndexStatus::kDeleting) {
     return Error::Validation("The table does not have the specified index: " +
                              std::string(*options.index_name));
   }

@@ -254,7 +254,7 @@ Result<std::string> SearchVectors(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.table_name));
   const IndexDef* index = table->FindIndex(in.index_name);
   const bool allocating = index && index->status == IndexStatus::kCreating && !index->backfilling;
-  if (!index || !index->IsVector() || allocating) {
+  if (!index || !index->IsVector() || allocating || index->status == IndexStatus::kDeleting) {
     return Error::Validation("The table does not have the specified index: " +
                              std::string(in.index_name));
   }

@@ -2,6 +2,7 @@
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
 #include "server/ops/common.h"
+#include "server/ops/transient_status.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -42,13 +43,29 @@ Result<std::string> DeleteTable(OpContext& ctx, const Request& req) {
         "Resource cannot be deleted as it is currently protected against deletion. Disable "
         "deletion protection first.");
   }
+  DDBD_RETURN_IF_ERROR(CheckTableChangeable(*table, /*allow_updating=*/true));
   // Rendered before the drop: the statistics go with the table.
   std::string description = RenderTable(ctx, "TableDescription", *table,
                                         ctx.db().Stats(table->id), TableStatus::kDeleting);
-  DDBD_RETURN_IF_ERROR(ctx.catalog().Drop(*table));
-  for (const auto& index : table->indexes) {
-    if (index.IsVector()) ctx.service().vectors().Drop(index.id);
+  auto drop = [](const TableDef& dropped, OpContext& context) -> Status {
+    DDBD_RETURN_IF_ERROR(context.catalog().Drop(dropped));
+    for (const auto& index : dropped.indexes) {
+      if (index.IsVector()) context.service().vectors().Drop(index.id);
+    }
+    return OkStatus();
+  };
+  if (!TransientStatuses(ctx)) {
+    DDBD_RETURN_IF_ERROR(drop(*table, ctx));
+    return description;
   }
+  // DELETING for a while: DescribeTable still answers, reads and writes find no table.
+  TableDef deleting = *table;
+  deleting.status = TableStatus::kDeleting;
+  DDBD_RETURN_IF_ERROR(ctx.catalog().Replace(deleting));
+  AfterTransientDelay(ctx, table->id, [drop](TableDef& current, OpContext& context) {
+    drop(current, context).IgnoreError();  // dropped meanwhile? then there is nothing to do
+    return false;
+  });
   return description;
 }
 

@@ -2,6 +2,7 @@
 // GlobalSecondaryIndexUpdates and VectorIndexUpdates. Stream and replica updates belong to later work and are
 // refused until then.
 #include "server/ops/index_updates.h"
+#include "server/ops/transient_status.h"
 #include "server/ops/vector_updates.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
@@ -75,6 +76,7 @@ Status ApplyThroughput(const ThroughputInput& throughput, int64_t now_ms, TableD
 Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(UpdateTableInput in, ParseUpdateTable(ctx, req.body));
   DDBD_ASSIGN_OR_RETURN(auto current, ctx.FindTableForControl(in.table_name));
+  DDBD_RETURN_IF_ERROR(CheckTableChangeable(*current, /*allow_updating=*/false));
   const TableSettingsInput& s = in.settings;
   TableDef table = *current;
 
@@ -120,16 +122,38 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   DDBD_RETURN_IF_ERROR(
       ApplyVectorIndexUpdates(ctx, in.vector_updates, in.attribute_definitions, table, changes));
 
+  const bool indexes_changing = !changes.created.empty() || !changes.deleted.empty();
+  const bool delayed = TransientStatuses(ctx);
+  if (delayed) {
+    // UPDATING for a while; deleted indexes stay listed as DELETING (no longer maintained
+    // or readable) until their entries are dropped.
+    table.status = TableStatus::kUpdating;
+    for (const auto& index : changes.deleted) table.indexes.push_back(index);
+  }
   DDBD_RETURN_IF_ERROR(ctx.catalog().Replace(table));
   for (uint64_t index_id : changes.created) StartBackfill(ctx, table.id, index_id);
-  // The response still lists deleted indexes, as DELETING; storage forgets them at once.
+  auto drop_index = [](const TableDef& owner, const IndexDef& index, OpContext& context) {
+    context.db().DropIndex(owner, index.id).IgnoreError();  // the table may be gone
+    if (index.IsVector()) context.service().vectors().Drop(index.id);
+  };
   TableDef reported = table;
-  for (const auto& index : changes.deleted) {
-    DDBD_RETURN_IF_ERROR(ctx.db().DropIndex(table, index.id));
-    if (index.IsVector()) ctx.service().vectors().Drop(index.id);
-    reported.indexes.push_back(index);
+  if (!delayed) {
+    // The response still lists deleted indexes, as DELETING; storage forgets them at once.
+    for (const auto& index : changes.deleted) {
+      drop_index(table, index, ctx);
+      reported.indexes.push_back(index);
+    }
+  } else {
+    AfterTransientDelay(ctx, table.id, [drop_index](TableDef& current, OpContext& context) {
+      current.status = TableStatus::kActive;
+      std::erase_if(current.indexes, [&](const IndexDef& index) {
+        if (index.status != IndexStatus::kDeleting) return false;
+        drop_index(current, index, context);
+        return true;
+      });
+      return true;
+    });
   }
-  const bool indexes_changing = !changes.created.empty() || !changes.deleted.empty();
   wire::JsonWriter out;
   out.BeginObject().Key("TableDescription");
   WriteTableDescription(out, reported, ctx.db().Stats(table.id),

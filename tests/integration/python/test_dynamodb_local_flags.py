@@ -1,0 +1,257 @@
+"""DynamoDB Local's command-line flags, each used the way DynamoDB Local users pass them."""
+import os
+import re
+import socket
+import subprocess
+import tempfile
+import time
+
+import boto3
+import botocore.config
+import pytest
+
+from conftest import BINARY, raw_call
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Started:
+    """ddbd started with exactly `args` (plus a loopback address), in its own directory."""
+
+    def __init__(self, *args, cwd=None):
+        self.port = free_port()
+        self.cwd = cwd or tempfile.mkdtemp(prefix="ddbd-flags-")
+        command = [BINARY, *args, "-port", str(self.port), "--address", "127.0.0.1"]
+        self.proc = subprocess.Popen(command, cwd=self.cwd, stderr=subprocess.PIPE, text=True)
+        self.log = ""
+        deadline = time.monotonic() + 10
+        while "listening on" not in self.log and time.monotonic() < deadline:
+            line = self.proc.stderr.readline()
+            if not line:
+                break
+            self.log += line
+        assert f"listening on 127.0.0.1:{self.port}" in self.log, self.log
+
+    @property
+    def endpoint(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def client(self, access_key="AKIDFLAGS", region="us-east-1"):
+        return boto3.client("dynamodb", endpoint_url=self.endpoint, region_name=region,
+                            aws_access_key_id=access_key, aws_secret_access_key="x",
+                            config=botocore.config.Config(retries={"max_attempts": 1}))
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+        self.proc.stderr.close()
+
+
+def make_table(client, name="Flags"):
+    client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+
+
+def test_shared_db_in_memory_on_another_port():
+    """`ddbd -sharedDb -inMemory -port N`: one set of tables for every credential, nothing on
+    disk, served on port N."""
+    server = Started("-sharedDb", "-inMemory")
+    try:
+        make_table(server.client("AKIDONE", "us-east-1"))
+        server.client("AKIDONE", "us-east-1").put_item(TableName="Flags",
+                                                      Item={"pk": {"S": "a"}, "n": {"N": "1"}})
+        other = server.client("AKIDTWO", "eu-west-1")  # other credentials, same tables
+        assert other.get_item(TableName="Flags", Key={"pk": {"S": "a"}})["Item"]["n"] == {"N": "1"}
+        assert os.listdir(server.cwd) == []  # -inMemory wrote nothing
+    finally:
+        server.stop()
+
+
+def test_db_path_keeps_data_across_restarts_and_optimize_before_startup():
+    data = tempfile.mkdtemp(prefix="ddbd-flags-data-")
+    server = Started("-sharedDb", "-dbPath", data)
+    try:
+        make_table(server.client())
+        server.client().put_item(TableName="Flags", Item={"pk": {"S": "kept"}})
+    finally:
+        server.stop()
+    assert os.listdir(data)  # the database lives in -dbPath
+    server = Started("-sharedDb", "-dbPath", data, "-optimizeDbBeforeStartup")
+    try:
+        item = server.client().get_item(TableName="Flags", Key={"pk": {"S": "kept"}})
+        assert item["Item"] == {"pk": {"S": "kept"}}
+    finally:
+        server.stop()
+
+
+def test_jar_prefix_and_telemetry_flag_are_accepted():
+    """The command line of a DynamoDB Local compose file works unchanged."""
+    server = Started("-jar", "DynamoDBLocal.jar", "-sharedDb", "-disableTelemetry", "-inMemory")
+    try:
+        assert "ignoring '-jar DynamoDBLocal.jar'" in server.log
+        assert server.client().list_tables()["TableNames"] == []
+    finally:
+        server.stop()
+
+
+def test_help_prints_the_usage():
+    done = subprocess.run([BINARY, "-help"], capture_output=True, text=True, timeout=10)
+    assert done.returncode == 0
+    for flag in ("-port", "-dbPath", "-inMemory", "-sharedDb", "-cors", "-delayTransientStatuses",
+                 "-optimizeDbBeforeStartup", "-disableTelemetry"):
+        assert flag in done.stdout
+
+
+def preflight(endpoint, origin):
+    return raw_call(endpoint, None, b"", method="OPTIONS", headers={
+        "Origin": origin, "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type,x-amz-target,x-amz-date,authorization"})
+
+
+def test_cors_allow_list():
+    """-cors with a list: listed origins get their own origin back (preflight and requests);
+    others get no CORS headers, so browsers refuse them."""
+    server = Started("-inMemory", "-cors", "http://app.example:3000, https://admin.example")
+    try:
+        status, headers, _ = preflight(server.endpoint, "https://admin.example")
+        assert status == 200
+        assert headers["access-control-allow-origin"] == "https://admin.example"
+        assert headers["access-control-allow-methods"] == "POST"
+        assert headers["access-control-allow-headers"] == (
+            "content-type,x-amz-target,x-amz-date,authorization")
+        assert headers["vary"] == "Origin"
+        status, headers, body = raw_call(server.endpoint, "ListTables", {},
+                                         headers={"Origin": "http://app.example:3000"})
+        assert (status, headers["access-control-allow-origin"]) == (200, "http://app.example:3000")
+        assert body == b'{"TableNames":[]}'
+        status, headers, _ = preflight(server.endpoint, "https://evil.example")
+        assert status == 200 and "access-control-allow-origin" not in headers
+        status, headers, _ = raw_call(server.endpoint, "ListTables", {},
+                                      headers={"Origin": "https://evil.example"})
+        assert status == 200 and "access-control-allow-origin" not in headers
+    finally:
+        server.stop()
+
+
+def test_cors_star_allows_every_origin():
+    server = Started("-inMemory", "-cors", "*")
+    try:
+        _, headers, _ = preflight(server.endpoint, "https://anywhere.example")
+        assert headers["access-control-allow-origin"] == "*"
+    finally:
+        server.stop()
+
+
+def test_delay_transient_statuses_exercises_waiters():
+    server = Started("-inMemory", "-delayTransientStatuses")
+    client = server.client()
+    try:
+        created = client.create_table(
+            TableName="Slow", BillingMode="PAY_PER_REQUEST",
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+        assert created["TableDescription"]["TableStatus"] == "CREATING"
+        assert client.describe_table(TableName="Slow")["Table"]["TableStatus"] == "CREATING"
+        with pytest.raises(client.exceptions.ResourceNotFoundException):
+            client.put_item(TableName="Slow", Item={"pk": {"S": "early"}})
+        with pytest.raises(client.exceptions.ResourceInUseException) as refused:
+            client.delete_table(TableName="Slow")
+        assert refused.value.response["Error"]["Message"] == (
+            "Attempt to change a resource which is still in use: Table is being created: Slow")
+        started = time.monotonic()
+        client.get_waiter("table_exists").wait(TableName="Slow",
+                                               WaiterConfig={"Delay": 0.1, "MaxAttempts": 100})
+        assert time.monotonic() - started > 0.2
+        client.put_item(TableName="Slow", Item={"pk": {"S": "a"}})
+
+        updated = client.update_table(TableName="Slow", TableClass="STANDARD")
+        assert updated["TableDescription"]["TableStatus"] == "UPDATING"
+        assert client.get_item(TableName="Slow", Key={"pk": {"S": "a"}})["Item"]  # usable
+        with pytest.raises(client.exceptions.ResourceInUseException):
+            client.update_table(TableName="Slow", TableClass="STANDARD")
+        client.get_waiter("table_exists").wait(TableName="Slow",
+                                               WaiterConfig={"Delay": 0.1, "MaxAttempts": 100})
+        for _ in range(100):
+            if client.describe_table(TableName="Slow")["Table"]["TableStatus"] == "ACTIVE":
+                break
+            time.sleep(0.05)
+        assert client.describe_table(TableName="Slow")["Table"]["TableStatus"] == "ACTIVE"
+
+        deleted = client.delete_table(TableName="Slow")
+        assert deleted["TableDescription"]["TableStatus"] == "DELETING"
+        assert client.describe_table(TableName="Slow")["Table"]["TableStatus"] == "DELETING"
+        with pytest.raises(client.exceptions.ResourceNotFoundException):
+            client.get_item(TableName="Slow", Key={"pk": {"S": "a"}})
+        client.get_waiter("table_not_exists").wait(TableName="Slow",
+                                                   WaiterConfig={"Delay": 0.1, "MaxAttempts": 100})
+        assert client.list_tables()["TableNames"] == []
+    finally:
+        server.stop()
+
+
+def test_delay_transient_statuses_for_a_global_secondary_index():
+    server = Started("-inMemory", "--transient-status-ms", "300")
+    client = server.client()
+    try:
+        client.create_table(
+            TableName="Indexed", BillingMode="PAY_PER_REQUEST",
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+        client.get_waiter("table_exists").wait(TableName="Indexed",
+                                               WaiterConfig={"Delay": 0.1, "MaxAttempts": 100})
+        client.put_item(TableName="Indexed", Item={"pk": {"S": "a"}, "g": {"S": "x"}})
+        client.update_table(
+            TableName="Indexed", AttributeDefinitions=[{"AttributeName": "g", "AttributeType": "S"}],
+            GlobalSecondaryIndexUpdates=[{"Create": {
+                "IndexName": "ByG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"}}}])
+        index = client.describe_table(TableName="Indexed")["Table"]["GlobalSecondaryIndexes"][0]
+        assert index["IndexStatus"] == "CREATING"
+        for _ in range(100):
+            table = client.describe_table(TableName="Indexed")["Table"]
+            if table["GlobalSecondaryIndexes"][0]["IndexStatus"] == "ACTIVE":
+                break
+            time.sleep(0.05)
+        assert table["GlobalSecondaryIndexes"][0]["IndexStatus"] == "ACTIVE"
+        for _ in range(100):  # the table leaves UPDATING too
+            if client.describe_table(TableName="Indexed")["Table"]["TableStatus"] == "ACTIVE":
+                break
+            time.sleep(0.05)
+        client.update_table(TableName="Indexed",
+                            GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": "ByG"}}])
+        index = client.describe_table(TableName="Indexed")["Table"]["GlobalSecondaryIndexes"][0]
+        assert index["IndexStatus"] == "DELETING"
+        with pytest.raises(client.exceptions.ClientError) as gone:
+            client.query(TableName="Indexed", IndexName="ByG", KeyConditionExpression="g = :g",
+                         ExpressionAttributeValues={":g": {"S": "x"}})
+        assert gone.value.response["Error"]["Message"] == (
+            "The table does not have the specified index: ByG")
+        for _ in range(100):
+            if "GlobalSecondaryIndexes" not in client.describe_table(TableName="Indexed")["Table"]:
+                break
+            time.sleep(0.05)
+        assert "GlobalSecondaryIndexes" not in client.describe_table(TableName="Indexed")["Table"]
+        assert client.get_item(TableName="Indexed", Key={"pk": {"S": "a"}})["Item"]["g"] == {"S": "x"}
+    finally:
+        server.stop()
+
+
+def test_without_the_flag_changes_are_immediate():
+    server = Started("-inMemory")
+    client = server.client()
+    try:
+        created = client.create_table(
+            TableName="Fast", BillingMode="PAY_PER_REQUEST",
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+        assert created["TableDescription"]["TableStatus"] == "ACTIVE"
+        client.put_item(TableName="Fast", Item={"pk": {"S": "a"}})
+        assert client.delete_table(TableName="Fast")["TableDescription"]["TableStatus"] == "DELETING"
+        assert client.list_tables()["TableNames"] == []
+    finally:
+        server.stop()
