@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "index/index_entries.h"
+#include "server/health_check.h"
 #include "server/http/server.h"
 #include "server/options.h"
 #include "storage/catalog.h"
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
     std::fputs(server::UsageText().c_str(), stdout);
     return 0;
   }
+  if (cl.health_check) return server::HealthCheck(cl.server.address, cl.server.port);
 
   // Signals are taken by a dedicated thread; every other thread inherits the blocked mask.
   sigset_t signals;

@@ -72,6 +72,8 @@ std::string UsageText() {
                         (default 0: state changes are immediate)
   --cors ORIGINS        origins allowed to call from a browser, comma-separated
                         (default *: every origin)
+  --health-check        ask the ddbd at --address/--port whether it answers (exit status
+                        0 or 1), for container health checks
   --help                print this text
 
 DynamoDB Local's spellings are accepted too: -port N, -dbPath DIR, -inMemory, -cors LIST,
@@ -162,6 +164,8 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       cl.service.vector_search.exact_only = true;
     } else if (arg == "--region") {
       DDBD_ASSIGN_OR_RETURN(cl.service.default_region, value());
+    } else if (arg == "--health-check") {
+      cl.health_check = true;
     } else if (arg == "--help" || arg == "-help" || arg == "-h") {
       cl.help = true;
     } else {

@@ -16,6 +16,7 @@ struct CommandLine {
   storage::OpenOptions storage;
   ServiceOptions service;
   bool help = false;
+  bool health_check = false;  // ask a running ddbd (--address/--port) whether it answers
   std::vector<std::string> notes;  // printed to stderr at start-up
 };
 

@@ -26,6 +26,26 @@ TEST(OptionsTest, DefaultsServeOnPort8000FromAnOnDiskDatabase) {
   EXPECT_TRUE(cl.notes.empty());
 }
 
+TEST(OptionsTest, CorsTakesACommaSeparatedAllowList) {
+  EXPECT_TRUE(Parse({}).service.cors_origins.empty());  // every origin
+  EXPECT_EQ(Parse({"-cors", "http://a.example, https://b.example:8443"}).service.cors_origins,
+            (std::vector<std::string>{"http://a.example", "https://b.example:8443"}));
+  EXPECT_EQ(Parse({"--cors", "*"}).service.cors_origins, std::vector<std::string>{"*"});
+  EXPECT_EQ(Failure({"-cors", " , "}), "invalid value for -cors: ' , '");
+  EXPECT_EQ(Failure({"-cors"}), "missing value for -cors");
+}
+
+TEST(OptionsTest, TransientStatusesAreDelayedOnlyWhenAsked) {
+  EXPECT_EQ(Parse({}).service.transient_status_delay.count(), 0);
+  EXPECT_EQ(Parse({"-delayTransientStatuses"}).service.transient_status_delay.count(), 500);
+  EXPECT_EQ(Parse({"--transient-status-ms", "50", "-delayTransientStatuses"})
+                .service.transient_status_delay.count(),
+            50);
+  EXPECT_EQ(Parse({"--vector-index-allocation-ms", "30"}).service.vector_allocation.count(), 30);
+  EXPECT_TRUE(Parse({"--exact-vector-search"}).service.vector_search.exact_only);
+  EXPECT_EQ(Parse({"--vector-exact-threshold", "64"}).service.vector_search.exact_threshold, 64u);
+}
+
 TEST(OptionsTest, DynamoDbLocalSpellingsMeanTheSameAsOurs) {
   CommandLine local = Parse({"-jar", "DynamoDBLocal.jar", "-sharedDb", "-inMemory", "-port",
                              "8001", "-disableTelemetry"});

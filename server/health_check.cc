@@ -1,0 +1,45 @@
+// The --health-check client: one blocking request over a plain socket.
+#include "server/health_check.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace ddbd::server {
+
+int HealthCheck(std::string address, uint16_t port) {
+  if (address == "0.0.0.0" || address.empty()) address = "127.0.0.1";
+  sockaddr_in target{};
+  target.sin_family = AF_INET;
+  target.sin_port = htons(port);
+  if (inet_pton(AF_INET, address.c_str(), &target.sin_addr) != 1) {
+    std::fprintf(stderr, "ddbd: health check: not an IPv4 address: %s\n", address.c_str());
+    return 1;
+  }
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return 1;
+  timeval timeout{2, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  const std::string request =
+      "POST / HTTP/1.1\r\nHost: " + address + "\r\nConnection: close\r\n"
+      "Content-Type: application/x-amz-json-1.0\r\n"
+      "X-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: 2\r\n\r\n{}";
+  char reply[32] = {};
+  const bool answered =
+      connect(fd, reinterpret_cast<const sockaddr*>(&target), sizeof target) == 0 &&
+      send(fd, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size()) &&
+      recv(fd, reply, sizeof reply - 1, MSG_WAITALL) > 12;
+  close(fd);
+  if (answered && std::strncmp(reply, "HTTP/1.1 200", 12) == 0) return 0;
+  std::fprintf(stderr, "ddbd: health check of %s:%u failed%s%s\n", address.c_str(), port,
+               answered ? ": " : "", answered ? reply : "");
+  return 1;
+}
+
+}  // namespace ddbd::server
