@@ -128,6 +128,35 @@ def test_round_trip_and_restart_on_the_same_volume(image):
         podman("volume", "rm", "-f", volume, check=False)
 
 
+def test_compose_service_runs_as_written(image):
+    """docker/compose.yaml's service: its build, volume, command and health check, run with
+    podman (no compose here; the port mapping becomes host networking)."""
+    import yaml
+
+    with open(os.path.join(ROOT, "docker", "compose.yaml")) as f:
+        service = yaml.safe_load(f)["services"]["dynamodb"]
+    assert service["build"] == {"context": "..", "dockerfile": "docker/Dockerfile"}
+    assert service["ports"] == ["8000:8000"]
+    volume_name, mount = service["volumes"][0].split(":")
+    assert mount == "/data"
+    command = service["command"]
+    assert command[command.index("--port") + 1] == "8000"
+    assert service["healthcheck"]["test"] == ["CMD", "ddbd", "--health-check"]
+    port = free_port()
+    command[command.index("--port") + 1] = str(port)
+    name = f"ddbd-test-{uuid.uuid4().hex[:8]}"
+    volume = f"{volume_name}-{uuid.uuid4().hex[:8]}"
+    try:
+        podman("run", "-d", "--name", name, "--network=host", *LIMITS, "-v", f"{volume}:{mount}",
+               image, *command, "--address", "127.0.0.1")
+        wait_serving(port, name)
+        check = service["healthcheck"]["test"][1:] + ["--port", str(port)]
+        assert podman("exec", name, *check, check=False).returncode == 0
+    finally:
+        podman("rm", "-f", name, check=False)
+        podman("volume", "rm", "-f", volume, check=False)
+
+
 def test_dynamodb_local_command_line_runs_in_the_image(image):
     """What a compose file written for amazon/dynamodb-local passes as its command."""
     name = f"ddbd-test-{uuid.uuid4().hex[:8]}"
