@@ -121,6 +121,9 @@ Status CollectTerms(const expressions::Condition& condition, const expressions::
     case Kind::kCompare: {
       const Operand& left = condition.operands[0];
       const Operand& right = condition.operands[1];
+      if (left.kind == Operand::Kind::kSize || right.kind == Operand::Kind::kSize) {
+        return InvalidCondition("Invalid operator used in SearchConditionExpression");
+      }
       const bool path_value = left.kind == Operand::Kind::kPath && right.kind == Operand::Kind::kValue;
       const bool value_path = left.kind == Operand::Kind::kValue && right.kind == Operand::Kind::kPath;
       if (condition.comparator != expressions::Comparator::kEq || !(path_value || value_path)) {

@@ -74,6 +74,12 @@ void WriteIndexKeySchema(wire::JsonWriter& out, const IndexDef& index) {
   out.EndArray();
 }
 
+// `Backfilling` belongs to an index being added to an existing table; indexes created with
+// their table (CREATING while it is) do not report it.
+bool ShowsBackfilling(const TableDef& table, const IndexDef& index) {
+  return index.status == IndexStatus::kCreating && table.status != TableStatus::kCreating;
+}
+
 void WriteProjection(wire::JsonWriter& out, const IndexDef& index) {
   out.Key("Projection").BeginObject().Key("ProjectionType").String(ProjectionTypeName(index.projection));
   if (!index.non_key_attributes.empty()) {
@@ -110,7 +116,7 @@ void WriteVectorIndexes(wire::JsonWriter& out, const TableDef& table, const Inde
     out.Key("Dimensions").Int(spec.dimensions);
     out.Key("DistanceFunction").String(DistanceFunctionName(spec.distance));
     out.Key("IndexStatus").String(IndexStatusName(index.status));
-    if (index.status == IndexStatus::kCreating) out.Key("Backfilling").Bool(index.backfilling);
+    if (ShowsBackfilling(table, index)) out.Key("Backfilling").Bool(index.backfilling);
     out.Key("IndexSizeBytes").Int(index_stats.size_bytes);
     out.Key("ItemCount").Int(index_stats.item_count);
     out.Key("IndexArn").String(table.Arn() + "/index/" + index.name);
@@ -135,7 +141,7 @@ void WriteIndexes(wire::JsonWriter& out, const TableDef& table, bool local,
     WriteProjection(out, index);
     if (!local) {
       out.Key("IndexStatus").String(IndexStatusName(index.status));
-      if (index.status == IndexStatus::kCreating) out.Key("Backfilling").Bool(index.backfilling);
+      if (ShowsBackfilling(table, index)) out.Key("Backfilling").Bool(index.backfilling);
       out.Key("ProvisionedThroughput").BeginObject()
           .Key("NumberOfDecreasesToday").Int(index.throughput.decreases_today)
           .Key("ReadCapacityUnits").Int(index.throughput.read_capacity_units)

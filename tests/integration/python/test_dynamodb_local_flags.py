@@ -255,3 +255,34 @@ def test_without_the_flag_changes_are_immediate():
         assert client.list_tables()["TableNames"] == []
     finally:
         server.stop()
+
+
+def test_delayed_create_of_a_table_with_a_vector_index():
+    """Created with its table, a vector index is CREATING without a Backfilling member."""
+    import json
+    server = Started("-inMemory", "--transient-status-ms", "200")
+    try:
+        def call(operation, body):
+            status, _, data = raw_call(server.endpoint, operation, body)
+            return status, json.loads(data)
+
+        status, body = call("CreateTable", {
+            "TableName": "Vectors", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "VectorIndexes": [{"IndexName": "Embeddings", "VectorAttribute": {"AttributeName": "v"},
+                               "Dimensions": 2, "DistanceFunction": "COSINE",
+                               "Projection": {"ProjectionType": "KEYS_ONLY"}}]})
+        assert status == 200
+        index = body["TableDescription"]["VectorIndexes"][0]
+        assert (body["TableDescription"]["TableStatus"], index["IndexStatus"]) == ("CREATING", "CREATING")
+        assert "Backfilling" not in index
+        for _ in range(100):
+            _, body = call("DescribeTable", {"TableName": "Vectors"})
+            if body["Table"]["TableStatus"] == "ACTIVE":
+                break
+            time.sleep(0.02)
+        assert body["Table"]["VectorIndexes"][0]["IndexStatus"] == "ACTIVE"
+        assert "Backfilling" not in body["Table"]["VectorIndexes"][0]
+    finally:
+        server.stop()
