@@ -54,6 +54,20 @@ Status Catalog::Replace(const TableDef& table) {
   return OkStatus();
 }
 
+Result<std::shared_ptr<const TableDef>> Catalog::Modify(
+    uint64_t table_id, const std::function<Status(TableDef&)>& change) {
+  std::unique_lock lock(mutex_);
+  auto by_id = by_id_.find(table_id);
+  if (by_id == by_id_.end()) return Error::ResourceNotFound();
+  TableDef table = *by_id->second;
+  DDBD_RETURN_IF_ERROR(change(table));
+  DDBD_RETURN_IF_ERROR(db_.PutTable(table));
+  auto stored = std::make_shared<const TableDef>(std::move(table));
+  tables_[Key{stored->scope, stored->name}] = stored;
+  by_id->second = stored;
+  return stored;
+}
+
 Status Catalog::Drop(const TableDef& table) {
   std::unique_lock lock(mutex_);
   auto it = tables_.find(Key{table.scope, table.name});

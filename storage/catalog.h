@@ -5,6 +5,7 @@
 // Entry points: Load, Find, Create, Replace, Drop, ListNames. Thread-safe.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <unordered_map>
 #include <memory>
@@ -34,6 +35,13 @@ class Catalog {
   Result<std::shared_ptr<const TableDef>> Create(TableDef table);
   // Stores a changed definition of an existing table (same scope, name and id).
   Status Replace(const TableDef& table);
+  // Read-modify-write of the table with this id, atomic with respect to every other change
+  // of the catalog: `change` edits a copy of the current definition, which is stored unless
+  // it fails. Use this, not Replace, whenever others may change the table meanwhile
+  // (background backfills, delayed status changes, concurrent requests).
+  // ResourceNotFoundException when the table is gone.
+  Result<std::shared_ptr<const TableDef>> Modify(uint64_t table_id,
+                                                 const std::function<Status(TableDef&)>& change);
   // Removes the table and all its items.
   Status Drop(const TableDef& table);
   // Every table of every scope.

@@ -141,10 +141,13 @@ Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
   }
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.catalog().Create(std::move(definition)));
   if (delayed) {
-    AfterTransientDelay(ctx, table->id, [](TableDef& created, OpContext&) {
-      created.status = TableStatus::kActive;
-      for (auto& index : created.indexes) index.status = IndexStatus::kActive;
-      return true;
+    AfterTransientDelay(ctx, [id = table->id](OpContext& later) {
+      auto activated = later.catalog().Modify(id, [](TableDef& created) {
+        created.status = TableStatus::kActive;
+        for (auto& index : created.indexes) index.status = IndexStatus::kActive;
+        return OkStatus();
+      });
+      activated.IgnoreError();  // deleted before it was ever ACTIVE
     });
   }
 

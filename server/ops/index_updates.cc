@@ -165,13 +165,13 @@ namespace {
 // since the backfill began; it may also be gone).
 void ChangeIndex(storage::Catalog& catalog, uint64_t table_id, uint64_t index_id,
                  const std::function<void(IndexDef&)>& change) {
-  auto current = catalog.FindById(table_id);
-  if (!current) return;
-  TableDef updated = *current;
-  for (auto& index : updated.indexes) {
-    if (index.id == index_id) change(index);
-  }
-  catalog.Replace(updated).IgnoreError();  // the table may have been dropped meanwhile
+  auto changed = catalog.Modify(table_id, [&](TableDef& table) {
+    for (auto& index : table.indexes) {
+      if (index.id == index_id) change(index);
+    }
+    return OkStatus();
+  });
+  changed.IgnoreError();  // the table may have been dropped meanwhile
 }
 
 }  // namespace

@@ -59,12 +59,14 @@ Result<std::string> DeleteTable(OpContext& ctx, const Request& req) {
     return description;
   }
   // DELETING for a while: DescribeTable still answers, reads and writes find no table.
-  TableDef deleting = *table;
-  deleting.status = TableStatus::kDeleting;
-  DDBD_RETURN_IF_ERROR(ctx.catalog().Replace(deleting));
-  AfterTransientDelay(ctx, table->id, [drop](TableDef& current, OpContext& context) {
-    drop(current, context).IgnoreError();  // dropped meanwhile? then there is nothing to do
-    return false;
+  DDBD_ASSIGN_OR_RETURN(auto deleting, ctx.catalog().Modify(table->id, [](TableDef& current) {
+    current.status = TableStatus::kDeleting;
+    return OkStatus();
+  }));
+  AfterTransientDelay(ctx, [drop, deleting](OpContext& later) {
+    if (auto current = later.catalog().FindById(deleting->id)) {
+      drop(*current, later).IgnoreError();  // dropped meanwhile? then nothing is left to do
+    }
   });
   return description;
 }

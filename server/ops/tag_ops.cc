@@ -48,21 +48,23 @@ Result<std::string> TagResource(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(auto current, TableOfArn(ctx, arn));
   if (tags->empty()) return Error::Validation("Atleast one Tag needs to be provided as Input.");
 
-  TableDef table = *current;
-  for (auto& tag : *tags) {
-    auto it = std::find_if(table.tags.begin(), table.tags.end(),
-                           [&](const Tag& t) { return t.key == tag.key; });
-    if (it != table.tags.end()) {
-      it->value = std::move(tag.value);
-    } else {
-      table.tags.push_back(std::move(tag));
+  auto tagged = ctx.catalog().Modify(current->id, [&](TableDef& table) -> Status {
+    for (auto& tag : *tags) {
+      auto it = std::find_if(table.tags.begin(), table.tags.end(),
+                             [&](const Tag& t) { return t.key == tag.key; });
+      if (it != table.tags.end()) {
+        it->value = tag.value;
+      } else {
+        table.tags.push_back(tag);
+      }
     }
-  }
-  if (table.tags.size() > kMaxTags) {
-    return Error::LimitExceeded("The number of tags exceeds the limit of 50 for resource " +
-                                std::string(arn));
-  }
-  DDBD_RETURN_IF_ERROR(ctx.catalog().Replace(table));
+    if (table.tags.size() > kMaxTags) {
+      return Error::LimitExceeded("The number of tags exceeds the limit of 50 for resource " +
+                                  std::string(arn));
+    }
+    return OkStatus();
+  });
+  if (!tagged.ok()) return std::move(tagged).error();
   return std::string();  // DynamoDB answers TagResource with an empty body
 }
 
@@ -80,11 +82,13 @@ Result<std::string> UntagResource(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(auto current, TableOfArn(ctx, arn));
   if (remove.empty()) return Error::Validation("Atleast one Tag Key needs to be provided as Input.");
 
-  TableDef table = *current;
-  std::erase_if(table.tags, [&](const Tag& t) {
-    return std::find(remove.begin(), remove.end(), t.key) != remove.end();
+  auto untagged = ctx.catalog().Modify(current->id, [&](TableDef& table) {
+    std::erase_if(table.tags, [&](const Tag& t) {
+      return std::find(remove.begin(), remove.end(), t.key) != remove.end();
+    });
+    return OkStatus();
   });
-  DDBD_RETURN_IF_ERROR(ctx.catalog().Replace(table));
+  if (!untagged.ok()) return std::move(untagged).error();
   return std::string();  // empty body, like TagResource
 }
 

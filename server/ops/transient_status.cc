@@ -1,7 +1,6 @@
 // Delayed state changes of tables and indexes.
 #include "server/ops/transient_status.h"
 
-#include <cstdio>
 #include <thread>
 
 namespace ddbd::server::ops {
@@ -10,20 +9,12 @@ bool TransientStatuses(const OpContext& ctx) {
   return ctx.options().transient_status_delay.count() > 0;
 }
 
-void AfterTransientDelay(OpContext& ctx, uint64_t table_id,
-                         std::function<bool(TableDef&, OpContext&)> change) {
+void AfterTransientDelay(OpContext& ctx, std::function<void(OpContext&)> work) {
   Service& service = ctx.service();
   OpContext later(service, ctx.scope(), ctx.region());
-  service.RunInBackground([later, table_id, change = std::move(change)]() mutable {
+  service.RunInBackground([later, work = std::move(work)]() mutable {
     std::this_thread::sleep_for(later.options().transient_status_delay);
-    auto current = later.catalog().FindById(table_id);
-    if (!current) return;
-    TableDef updated = *current;
-    if (!change(updated, later)) return;
-    if (Status stored = later.catalog().Replace(updated); !stored.ok()) {
-      std::fprintf(stderr, "ddbd: delayed change of table %s: %s\n", updated.name.c_str(),
-                   stored.error().message().c_str());
-    }
+    work(later);
   });
 }
 

@@ -14,10 +14,8 @@ namespace ddbd::server::ops {
 // Whether state changes are delayed.
 bool TransientStatuses(const OpContext& ctx);
 
-// After the delay, applies `change` to the table's current definition (if the table with
-// this id still exists) and stores it; `change` returns false to store nothing.
-void AfterTransientDelay(OpContext& ctx, uint64_t table_id,
-                         std::function<bool(TableDef&, OpContext&)> change);
+// Runs `work` on a background thread after the delay (with a context of the same scope).
+void AfterTransientDelay(OpContext& ctx, std::function<void(OpContext&)> work);
 
 // ResourceInUseException for a table that is being created, updated or deleted (UpdateTable;
 // DeleteTable passes `allow_updating`).

@@ -71,14 +71,10 @@ Status ApplyThroughput(const ThroughputInput& throughput, int64_t now_ms, TableD
   return OkStatus();
 }
 
-}  // namespace
-
-Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(UpdateTableInput in, ParseUpdateTable(ctx, req.body));
-  DDBD_ASSIGN_OR_RETURN(auto current, ctx.FindTableForControl(in.table_name));
-  DDBD_RETURN_IF_ERROR(CheckTableChangeable(*current, /*allow_updating=*/false));
+// Applies the request to `table` (the current definition, under the catalog's lock).
+Result<IndexChanges> ApplyUpdate(OpContext& ctx, const UpdateTableInput& in, TableDef& table) {
+  DDBD_RETURN_IF_ERROR(CheckTableChangeable(table, /*allow_updating=*/false));
   const TableSettingsInput& s = in.settings;
-  TableDef table = *current;
 
   const BillingMode mode = s.billing_mode.value_or(table.billing_mode);
   if (s.billing_mode || s.throughput) {
@@ -121,16 +117,32 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
                                           vector_actions, table));
   DDBD_RETURN_IF_ERROR(
       ApplyVectorIndexUpdates(ctx, in.vector_updates, in.attribute_definitions, table, changes));
+  return changes;
+}
 
-  const bool indexes_changing = !changes.created.empty() || !changes.deleted.empty();
+}  // namespace
+
+Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(UpdateTableInput in, ParseUpdateTable(ctx, req.body));
+  DDBD_ASSIGN_OR_RETURN(auto current, ctx.FindTableForControl(in.table_name));
   const bool delayed = TransientStatuses(ctx);
-  if (delayed) {
-    // UPDATING for a while; deleted indexes stay listed as DELETING (no longer maintained
-    // or readable) until their entries are dropped.
-    table.status = TableStatus::kUpdating;
-    for (const auto& index : changes.deleted) table.indexes.push_back(index);
-  }
-  DDBD_RETURN_IF_ERROR(ctx.catalog().Replace(table));
+  IndexChanges changes;
+  // Read, checked and changed under the catalog's lock: a backfill finishing or a delayed
+  // status change meanwhile is not overwritten.
+  auto apply = [&](TableDef& table) -> Status {
+    DDBD_ASSIGN_OR_RETURN(changes, ApplyUpdate(ctx, in, table));
+    if (delayed) {
+      // UPDATING for a while; deleted indexes stay listed as DELETING (no longer maintained
+      // or readable) until their entries are dropped.
+      table.status = TableStatus::kUpdating;
+      for (const auto& index : changes.deleted) table.indexes.push_back(index);
+    }
+    return OkStatus();
+  };
+  DDBD_ASSIGN_OR_RETURN(auto stored, ctx.catalog().Modify(current->id, apply));
+  const TableDef& table = *stored;
+  const bool indexes_changing = !changes.created.empty() || !changes.deleted.empty();
+
   for (uint64_t index_id : changes.created) StartBackfill(ctx, table.id, index_id);
   auto drop_index = [](const TableDef& owner, const IndexDef& index, OpContext& context) {
     context.db().DropIndex(owner, index.id).IgnoreError();  // the table may be gone
@@ -144,14 +156,19 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
       reported.indexes.push_back(index);
     }
   } else {
-    AfterTransientDelay(ctx, table.id, [drop_index](TableDef& current, OpContext& context) {
-      current.status = TableStatus::kActive;
-      std::erase_if(current.indexes, [&](const IndexDef& index) {
-        if (index.status != IndexStatus::kDeleting) return false;
-        drop_index(current, index, context);
-        return true;
+    AfterTransientDelay(ctx, [drop_index, id = table.id](OpContext& later) {
+      std::vector<IndexDef> dropped;
+      auto settled = later.catalog().Modify(id, [&](TableDef& current) {
+        current.status = TableStatus::kActive;
+        std::erase_if(current.indexes, [&](const IndexDef& index) {
+          if (index.status != IndexStatus::kDeleting) return false;
+          dropped.push_back(index);
+          return true;
+        });
+        return OkStatus();
       });
-      return true;
+      if (!settled.ok()) return;  // the table was deleted meanwhile
+      for (const auto& index : dropped) drop_index(**settled, index, later);
     });
   }
   wire::JsonWriter out;
