@@ -80,6 +80,35 @@ TEST(CatalogTest, CreateFindReplaceDropAndPersist) {
   EXPECT_EQ(temp.catalog().Find("", "Users"), nullptr);
 }
 
+TEST(CatalogTest, ModifyIsAtomicAndAFailedChangeStoresNothing) {
+  TempDb temp;
+  ASSERT_OK_AND_ASSIGN(auto created, temp.catalog().Create(MakeTable("Counters")));
+  // Two writers each add 100 tags: with read-modify-write under one lock none is lost.
+  auto add_tags = [&](const std::string& prefix) {
+    for (int i = 0; i < 100; ++i) {
+      auto changed = temp.catalog().Modify(created->id, [&](TableDef& table) {
+        table.tags.push_back({prefix + std::to_string(i), "v"});
+        return OkStatus();
+      });
+      ASSERT_TRUE(changed.ok());
+    }
+  };
+  std::thread first(add_tags, "a"), second(add_tags, "b");
+  first.join();
+  second.join();
+  EXPECT_EQ(temp.catalog().FindById(created->id)->tags.size(), 200u);
+  auto refused = temp.catalog().Modify(created->id, [](TableDef& table) -> Status {
+    table.tags.clear();
+    return Error::Validation("no");
+  });
+  EXPECT_FALSE(refused.ok());
+  EXPECT_EQ(temp.catalog().Find("", "Counters")->tags.size(), 200u);
+  temp.Reopen();
+  EXPECT_EQ(temp.catalog().Find("", "Counters")->tags.size(), 200u);
+  EXPECT_EQ(temp.catalog().Modify(999999, [](TableDef&) { return OkStatus(); }).error().code(),
+            ErrorCode::kResourceNotFound);
+}
+
 TEST(CatalogTest, ScopesSeparateTablesOfTheSameName) {
   TempDb temp;
   TableDef a = MakeTable("T");
