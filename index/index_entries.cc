@@ -2,6 +2,7 @@
 #include "index/index_entries.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "index/vector_entries.h"
 
@@ -115,6 +116,33 @@ Status CheckIndexKeys(const TableDef& table, const AttributeMap& item) {
     for (const auto& key : index.sort_keys) DDBD_RETURN_IF_ERROR(CheckOne(index, key, item, false));
   }
   return OkStatus();
+}
+
+IndexWriteUnits IndexWriteCapacity(const TableDef& table, const std::optional<Item>& old_item,
+                                   const std::optional<Item>& new_item) {
+  IndexWriteUnits units;
+  if (old_item && new_item && *old_item == *new_item) return units;
+  auto write_units = [](const storage::IndexEntry& entry) {
+    return std::max(1.0, std::ceil(static_cast<double>(entry.projected_size) / 1024));
+  };
+  for (const auto& index : table.indexes) {
+    if (index.IsVector() || index.status == IndexStatus::kDeleting) continue;
+    std::optional<storage::IndexEntry> before, after;
+    if (old_item) before = EntryFor(table, index, *old_item, /*with_projection=*/false);
+    if (new_item) after = EntryFor(table, index, *new_item, /*with_projection=*/false);
+    double cost = 0;
+    if (before && after) {
+      if (before->partition != after->partition || before->sort != after->sort) {
+        cost = write_units(*before) + write_units(*after);
+      } else if (!SameProjection(table, index, *old_item, *new_item)) {
+        cost = write_units(*after);
+      }
+    } else if (before || after) {
+      cost = write_units(before ? *before : *after);
+    }
+    if (cost > 0) (index.local ? units.local : units.global)[index.name] = cost;
+  }
+  return units;
 }
 
 std::shared_ptr<const TableDef> Maintainer::IndexedTable(uint64_t table_id) const {

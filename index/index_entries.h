@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 
 #include "model/attribute_value.h"
@@ -34,6 +35,16 @@ Status CheckIndexKeys(const TableDef& table, const AttributeMap& item);
 // Whether `index` projects the same attributes, with equal values, from `before` and `after`.
 bool SameProjection(const TableDef& table, const IndexDef& index, const AttributeMap& before,
                     const AttributeMap& after);
+
+// Write units one item write consumes on each GSI and LSI (DynamoDB's rules): an entry put
+// or removed costs its size in 1 KB units; a changed index key costs both (delete and put);
+// a changed projection the new entry's units; an index the write leaves alone, nothing.
+struct IndexWriteUnits {
+  std::map<std::string, double> global;  // index name → units
+  std::map<std::string, double> local;
+};
+IndexWriteUnits IndexWriteCapacity(const TableDef& table, const std::optional<Item>& old_item,
+                                   const std::optional<Item>& new_item);
 
 class Maintainer : public storage::IndexMaintainer {
  public:

@@ -128,22 +128,14 @@ Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
   wire::JsonWriter out;
   out.BeginObject().Key("UnprocessedItems").BeginObject().EndObject();
   if (in.capacity != CapacityDetail::kNone) {
-    std::vector<double> units(tables.size(), 0);
-    std::vector<std::map<std::string, int64_t>> vector_bytes(tables.size());
+    std::vector<CapacityUse> use(tables.size());
     for (size_t i = 0; i < outcomes.size(); ++i) {
       const size_t t = table_of_write[i];
-      units[t] += WriteUnits(outcomes[i].old_size, outcomes[i].new_size);
-      if (in.capacity == CapacityDetail::kIndexes && tables[t]->HasVectorIndexes()) {
-        for (const auto& [name, bytes] :
-             index::VectorWriteBytes(*tables[t], outcomes[i].old_item, outcomes[i].new_item)) {
-          vector_bytes[t][name] += bytes;
-        }
-      }
+      use[t].Add(WriteCapacityUse(*tables[t], outcomes[i], in.capacity));
     }
     out.Key("ConsumedCapacity").BeginArray();
     for (size_t t = 0; t < tables.size(); ++t) {
-      WriteConsumedCapacity(out, in.capacity, in.tables[t].table_name, units[t], true,
-                            vector_bytes[t]);
+      WriteConsumedCapacity(out, in.capacity, in.tables[t].table_name, use[t], true);
     }
     out.EndArray();
   }

@@ -212,21 +212,47 @@ Result<std::optional<std::vector<Tag>>> ReadTags(wire::JsonObject body,
 }
 
 void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
-                           std::string_view table_name, double units, bool is_write,
-                           const std::map<std::string, int64_t>& vector_bytes) {
+                           std::string_view table_name, double units, bool is_write) {
+  WriteConsumedCapacity(out, detail, table_name, CapacityUse{units, {}, {}, {}}, is_write);
+}
+
+void CapacityUse::Add(const CapacityUse& other) {
+  table_units += other.table_units;
+  for (const auto& [name, units] : other.global_indexes) global_indexes[name] += units;
+  for (const auto& [name, units] : other.local_indexes) local_indexes[name] += units;
+  for (const auto& [name, bytes] : other.vector_bytes) vector_bytes[name] += bytes;
+}
+
+void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
+                           std::string_view table_name, const CapacityUse& use, bool is_write) {
   if (detail == CapacityDetail::kNone) return;
+  const std::string_view kind = is_write ? "WriteCapacityUnits" : "ReadCapacityUnits";
+  auto capacity = [&](double units) {
+    out.BeginObject().Key("CapacityUnits").Capacity(units).Key(kind).Capacity(units).EndObject();
+  };
+  double total = use.table_units;
+  for (const auto& [name, units] : use.global_indexes) total += units;
+  for (const auto& [name, units] : use.local_indexes) total += units;
   out.BeginObject();
   out.Key("TableName").String(table_name);
-  out.Key("CapacityUnits").Capacity(units);
-  out.Key(is_write ? "WriteCapacityUnits" : "ReadCapacityUnits").Capacity(units);
+  out.Key("CapacityUnits").Capacity(total);
+  out.Key(kind).Capacity(total);
   if (detail == CapacityDetail::kIndexes) {
-    out.Key("Table").BeginObject();
-    out.Key("CapacityUnits").Capacity(units);
-    out.Key(is_write ? "WriteCapacityUnits" : "ReadCapacityUnits").Capacity(units);
-    out.EndObject();
-    if (!vector_bytes.empty()) {
+    out.Key("Table");
+    capacity(use.table_units);
+    for (const auto& [member, indexes] : {std::pair{"GlobalSecondaryIndexes", &use.global_indexes},
+                                          std::pair{"LocalSecondaryIndexes", &use.local_indexes}}) {
+      if (indexes->empty()) continue;
+      out.Key(member).BeginObject();
+      for (const auto& [name, units] : *indexes) {
+        out.Key(name);
+        capacity(units);
+      }
+      out.EndObject();
+    }
+    if (!use.vector_bytes.empty()) {
       out.Key("VectorIndexes").BeginObject();
-      for (const auto& [name, bytes] : vector_bytes) {
+      for (const auto& [name, bytes] : use.vector_bytes) {
         out.Key(name).BeginObject().Key("VectorWriteRequestBytes").Int(bytes).EndObject();
       }
       out.EndObject();

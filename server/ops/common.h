@@ -63,10 +63,22 @@ Result<std::optional<std::vector<Tag>>> ReadTags(wire::JsonObject body,
                                                  wire::ConstraintErrors& errors);
 
 // {"TableName":…,"CapacityUnits":…} (+ "Table" with INDEXES), or nothing with kNone.
-// `table_name` is the name or ARN exactly as the request gave it. With INDEXES, writes add
-// the vector indexes' metered bytes (`vector_bytes`: index name → bytes) when there are any.
+// What one operation consumed: units on the table and on each secondary index it read or
+// wrote, and the bytes metered on vector indexes.
+struct CapacityUse {
+  double table_units = 0;
+  std::map<std::string, double> global_indexes;  // index name → units
+  std::map<std::string, double> local_indexes;
+  std::map<std::string, int64_t> vector_bytes;   // index name → VectorWriteRequestBytes
+  void Add(const CapacityUse& other);
+};
+
+// `table_name` is the name or ARN exactly as the request gave it. CapacityUnits is the sum
+// over the table and its indexes; INDEXES breaks it down (and adds the vector bytes).
 void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
-                           std::string_view table_name, double units, bool is_write,
-                           const std::map<std::string, int64_t>& vector_bytes = {});
+                           std::string_view table_name, const CapacityUse& use, bool is_write);
+// The same for an operation that only touched the table.
+void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
+                           std::string_view table_name, double units, bool is_write);
 
 }  // namespace ddbd::server::ops

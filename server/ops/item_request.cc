@@ -2,6 +2,7 @@
 #include "server/ops/item_request.h"
 
 #include "expressions/evaluator.h"
+#include "index/index_entries.h"
 #include "index/vector_entries.h"
 #include "server/wire/attribute_value_json.h"
 
@@ -67,6 +68,22 @@ Result<storage::WriteOutcome> WriteOne(
   return std::move(outcomes.front());
 }
 
+CapacityUse WriteCapacityUse(const TableDef& table, const storage::WriteOutcome& outcome,
+                             CapacityDetail detail) {
+  CapacityUse use;
+  use.table_units = WriteUnits(outcome.old_size, outcome.new_size);
+  if (detail == CapacityDetail::kNone) return use;
+  // Storage hands back the old item of every write to an indexed table.
+  index::IndexWriteUnits indexes =
+      index::IndexWriteCapacity(table, outcome.old_item, outcome.new_item);
+  use.global_indexes = std::move(indexes.global);
+  use.local_indexes = std::move(indexes.local);
+  if (detail == CapacityDetail::kIndexes && table.HasVectorIndexes()) {
+    use.vector_bytes = index::VectorWriteBytes(table, outcome.old_item, outcome.new_item);
+  }
+  return use;
+}
+
 std::string RenderWriteResponse(const WriteRequest& request, const TableDef& table,
                                 const AttributeValue& partition,
                                 const storage::WriteOutcome& outcome,
@@ -79,12 +96,8 @@ std::string RenderWriteResponse(const WriteRequest& request, const TableDef& tab
   }
   if (request.capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");
-    WriteConsumedCapacity(
-        out, request.capacity, request.table_name, WriteUnits(outcome.old_size, outcome.new_size),
-        true,
-        request.capacity == CapacityDetail::kIndexes && table.HasVectorIndexes()
-            ? index::VectorWriteBytes(table, outcome.old_item, outcome.new_item)
-            : std::map<std::string, int64_t>());
+    WriteConsumedCapacity(out, request.capacity, request.table_name,
+                          WriteCapacityUse(table, outcome, request.capacity), true);
   }
   if (request.item_collection_metrics && outcome.collection_size) {
     out.Key("ItemCollectionMetrics");

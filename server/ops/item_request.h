@@ -49,6 +49,11 @@ Result<storage::WriteOutcome> WriteOne(
     std::function<Result<std::optional<Item>>(const std::optional<Item>&)> compute,
     bool needs_old_item);
 
+// What one item write consumed on the table and its indexes (index figures only when
+// `detail` asks for capacity at all).
+CapacityUse WriteCapacityUse(const TableDef& table, const storage::WriteOutcome& outcome,
+                             CapacityDetail detail);
+
 // The response of a write: the Attributes ReturnValues selected (if any) and
 // ConsumedCapacity, with the table echoed as the request named it (a name or an ARN).
 std::string RenderWriteResponse(const WriteRequest& request, const TableDef& table,

@@ -218,8 +218,15 @@ Result<std::string> ReadPage(storage::Database& db, const ReadTarget& target,
   }
   if (options.capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");
-    WriteConsumedCapacity(out, options.capacity, options.table_name,
-                          ReadUnits(bytes_read, options.consistent_read), false);
+    // A read of an index consumes the index's capacity, not the table's.
+    const double units = ReadUnits(bytes_read, options.consistent_read);
+    CapacityUse use;
+    if (!target.index) {
+      use.table_units = units;
+    } else {
+      (target.index->local ? use.local_indexes : use.global_indexes)[target.index->name] = units;
+    }
+    WriteConsumedCapacity(out, options.capacity, options.table_name, use, false);
   }
   out.EndObject();
   return out.Take();

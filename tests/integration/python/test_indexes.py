@@ -473,3 +473,55 @@ def test_multi_attribute_gsi_keys(raw, ddb):
     assert lsi[:3] == (400, "ValidationException",
                        "1 validation error detected: Value '[...]' at 'localSecondaryIndexes.1.member.keySchema' "
                        "failed to satisfy constraint: Member must have length less than or equal to 2")
+
+
+def test_consumed_capacity_counts_index_writes_and_reads(ddb):
+    """DynamoDB's index write rules: an entry put or removed costs its size in 1 KB units, a
+    changed index key costs a delete and a put, a changed projection one write, an index the
+    write leaves alone nothing; index reads consume the index's capacity, not the table's."""
+    name = "CapacityIndexes"
+    ddb.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST", KeySchema=keys("PK", "SK"),
+        AttributeDefinitions=attr_defs(PK="S", SK="S", g="S", l="S"),
+        GlobalSecondaryIndexes=[gsi("ByG", "g", projection="KEYS_ONLY")],
+        LocalSecondaryIndexes=[{"IndexName": "ByL", "KeySchema": keys("PK", "l"),
+                                "Projection": {"ProjectionType": "ALL"}}])
+    key = {"PK": {"S": "a"}, "SK": {"S": "1"}}
+
+    def capacity(response):
+        consumed = response["ConsumedCapacity"]
+        return (consumed["CapacityUnits"], consumed["Table"]["CapacityUnits"],
+                {n: c["CapacityUnits"] for n, c in consumed.get("GlobalSecondaryIndexes", {}).items()},
+                {n: c["CapacityUnits"] for n, c in consumed.get("LocalSecondaryIndexes", {}).items()})
+
+    def update(expression, values=None):
+        extra = {"ExpressionAttributeValues": values} if values else {}
+        return ddb.update_item(TableName=name, Key=key, UpdateExpression=expression,
+                               ReturnConsumedCapacity="INDEXES", **extra)
+
+    put = ddb.put_item(TableName=name, Item={**key, "g": {"S": "x"}, "l": {"S": "y"},
+                                             "data": {"S": "small"}},
+                       ReturnConsumedCapacity="INDEXES")
+    assert capacity(put) == (3.0, 1.0, {"ByG": 1.0}, {"ByL": 1.0})
+    # `data` is not in the KEYS_ONLY GSI, but the ALL-projected LSI holds it.
+    assert capacity(update("SET data_v2 = :d", {":d": {"S": "new"}})) == (2.0, 1.0, {},
+                                                                          {"ByL": 1.0})
+    # A new GSI key: the old entry is deleted and a new one put.
+    assert capacity(update("SET g = :g", {":g": {"S": "z"}})) == (4.0, 1.0, {"ByG": 2.0},
+                                                                   {"ByL": 1.0})
+    assert capacity(update("REMOVE g")) == (3.0, 1.0, {"ByG": 1.0}, {"ByL": 1.0})
+    # A large item: an ALL-projected entry costs as many units as the item.
+    big = ddb.put_item(TableName=name, Item={**key, "l": {"S": "y"}, "blob": {"S": "b" * 2500}},
+                       ReturnConsumedCapacity="INDEXES")
+    assert capacity(big) == (6.0, 3.0, {}, {"ByL": 3.0})
+    total = ddb.delete_item(TableName=name, Key=key, ReturnConsumedCapacity="TOTAL")
+    assert total["ConsumedCapacity"] == {"TableName": name, "CapacityUnits": 6.0,
+                                         "WriteCapacityUnits": 6.0}
+    ddb.put_item(TableName=name, Item={**key, "g": {"S": "x"}})
+    query = ddb.query(TableName=name, IndexName="ByG", KeyConditionExpression="g = :g",
+                      ExpressionAttributeValues={":g": {"S": "x"}}, ReturnConsumedCapacity="INDEXES")
+    assert capacity(query) == (0.5, 0.0, {"ByG": 0.5}, {})
+    table_query = ddb.query(TableName=name, KeyConditionExpression="PK = :p",
+                            ExpressionAttributeValues={":p": {"S": "a"}},
+                            ReturnConsumedCapacity="INDEXES")
+    assert capacity(table_query) == (0.5, 0.5, {}, {})
