@@ -50,7 +50,10 @@ int main(int argc, char** argv) {
   index::Maintainer index_maintainer(**catalog);
   (*db)->SetIndexMaintainer(&index_maintainer);
   server::Service service(**db, **catalog, cl.service);
-  if (Status loaded = service.StartVectorIndexes(index_maintainer); !loaded.ok()) {
+  // HNSW graphs saved by the last clean shutdown live beside the database.
+  std::optional<std::string> graph_dir;
+  if (!cl.storage.in_memory) graph_dir = cl.storage.path + "/vector-graphs";
+  if (Status loaded = service.StartVectorIndexes(index_maintainer, graph_dir); !loaded.ok()) {
     std::fprintf(stderr, "ddbd: cannot load vector indexes: %s\n", loaded.error().message().c_str());
     return 1;
   }
@@ -73,6 +76,10 @@ int main(int argc, char** argv) {
   });
   http.Run();
   signal_thread.join();
+  if (Status saved = service.SaveVectorGraphs(); !saved.ok()) {
+    std::fprintf(stderr, "ddbd: vector graphs not saved (rebuilt at the next start): %s\n",
+                 saved.error().message().c_str());
+  }
   if (Status flushed = (*db)->Flush(); !flushed.ok()) {
     std::fprintf(stderr, "ddbd: %s\n", flushed.error().message().c_str());
     return 1;

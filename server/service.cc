@@ -33,13 +33,20 @@ CredentialScope ParseCredentialScope(std::string_view authorization) {
   return scope;
 }
 
-Status Service::StartVectorIndexes(index::Maintainer& maintainer) {
+Status Service::StartVectorIndexes(index::Maintainer& maintainer,
+                                   std::optional<std::string> graph_dir) {
   maintainer.SetVectorListener([vectors = vectors_.get()](
                                    std::vector<storage::VectorEntryChange> changes) {
     vectors->Apply(std::move(changes));
   });
-  vectors_->Load(db_, catalog_);
+  graph_dir_ = std::move(graph_dir);
+  vectors_->Load(db_, catalog_, graph_dir_);
   return OkStatus();
+}
+
+Status Service::SaveVectorGraphs() {
+  if (!graph_dir_) return OkStatus();
+  return vectors_->SaveGraphs(db_, *graph_dir_);
 }
 
 Service::~Service() {

@@ -68,8 +68,12 @@ class Service {
   const ServiceOptions& options() const { return options_; }
   VectorIndexes& vectors() { return *vectors_; }
   // Has `maintainer` keep the in-memory vector indexes current and starts filling them from
-  // storage in the background. REQUIRES: called once, before serving.
-  Status StartVectorIndexes(index::Maintainer& maintainer);
+  // storage in the background, attaching the graphs a clean shutdown saved in `graph_dir`
+  // (on-disk databases). REQUIRES: called once, before serving.
+  Status StartVectorIndexes(index::Maintainer& maintainer,
+                            std::optional<std::string> graph_dir = std::nullopt);
+  // Saves the vector indexes' graphs for the next start (clean shutdown, after serving).
+  Status SaveVectorGraphs();
   // The table namespace of a request with this credential scope.
   std::string ScopeOf(const CredentialScope& credentials) const;
   // Runs `work` on its own thread; the Service waits for it on destruction.
@@ -80,6 +84,7 @@ class Service {
   storage::Catalog& catalog_;
   ServiceOptions options_;
   std::unique_ptr<VectorIndexes> vectors_;  // outlives the background work below
+  std::optional<std::string> graph_dir_;
   std::mutex background_mutex_;
   std::vector<std::thread> background_;
 };

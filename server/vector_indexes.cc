@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 namespace ddbd::server {
 
@@ -104,7 +106,51 @@ void VectorIndexes::Wake() {
   wake_builder_.notify_all();
 }
 
-void VectorIndexes::Load(storage::Database& db, const storage::Catalog& catalog) {
+namespace {
+
+constexpr std::string_view kGraphManifest = "sequence";
+
+std::string GraphPrefix(const std::string& dir, uint64_t index_id) {
+  return dir + "/" + std::to_string(index_id) + "-";
+}
+
+// Whether `dir` holds graphs saved at exactly this database state.
+bool GraphsCurrent(const std::string& dir, uint64_t sequence) {
+  std::ifstream manifest(dir + "/" + std::string(kGraphManifest));
+  uint64_t saved = 0;
+  return manifest >> saved && saved == sequence;
+}
+
+}  // namespace
+
+Status VectorIndexes::SaveGraphs(const storage::Database& db, const std::string& graph_dir) {
+  // Let a start-up load finish first (it also removes the graphs it used).
+  if (loader_.joinable()) loader_.join();
+  std::error_code error;
+  std::filesystem::remove_all(graph_dir, error);
+  std::vector<std::pair<uint64_t, std::shared_ptr<vector::VectorIndex>>> held;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, entry] : indexes_) held.emplace_back(id, entry.memory);
+  }
+  size_t saved = 0;
+  for (const auto& [id, memory] : held) {
+    if (memory->graphs_completed() == 0) continue;
+    if (saved == 0 && !std::filesystem::create_directories(graph_dir, error) && error) {
+      return Error::Internal("cannot create " + graph_dir + ": " + error.message());
+    }
+    saved += memory->SaveGraphs(GraphPrefix(graph_dir, id));
+  }
+  if (saved == 0) return OkStatus();
+  // Written last: graphs without it are never used.
+  std::ofstream manifest(graph_dir + "/" + std::string(kGraphManifest), std::ios::trunc);
+  manifest << db.LatestSequence() << "\n";
+  if (!manifest) return Error::Internal("cannot write " + graph_dir);
+  return OkStatus();
+}
+
+void VectorIndexes::Load(storage::Database& db, const storage::Catalog& catalog,
+                         const std::optional<std::string>& graph_dir) {
   std::vector<IndexDef> indexes;
   for (const auto& table : catalog.AllTables()) {
     for (const auto& index : table->indexes) {
@@ -115,15 +161,20 @@ void VectorIndexes::Load(storage::Database& db, const storage::Catalog& catalog)
       indexes_[index.id].loading = std::make_shared<Loading>();
     }
   }
+  // Saved graphs describe the database as it was when they were saved: usable only if
+  // nothing has been written since.
+  std::optional<std::string> graphs;
+  if (graph_dir && GraphsCurrent(*graph_dir, db.LatestSequence())) graphs = graph_dir;
   if (indexes.empty()) return;
-  loader_ = std::thread([this, &db, indexes = std::move(indexes)]() mutable {
-    LoadAll(db, std::move(indexes));
+  loader_ = std::thread([this, &db, indexes = std::move(indexes), graphs]() mutable {
+    LoadAll(db, std::move(indexes), std::move(graphs));
   });
 }
 
-void VectorIndexes::LoadAll(storage::Database& db, std::vector<IndexDef> indexes) {
+void VectorIndexes::LoadAll(storage::Database& db, std::vector<IndexDef> indexes,
+                            std::optional<std::string> graph_dir) {
   const auto started = std::chrono::steady_clock::now();
-  size_t loaded = 0;
+  size_t loaded = 0, graphs = 0;
   for (const auto& index : indexes) {
     Held held = Find(index);
     Loading& loading = *held.loading;
@@ -140,6 +191,10 @@ void VectorIndexes::LoadAll(storage::Database& db, std::vector<IndexDef> indexes
     }
     {
       std::lock_guard lock(loading.mutex);
+      // A graph saved for these entries fits only if no write reached the index meanwhile.
+      if (graph_dir && loading.changed.empty() && !stopping_load_) {
+        graphs += held.memory->LoadGraphs(GraphPrefix(*graph_dir, index.id));
+      }
       loading.done = true;
       loading.changed.clear();
     }
@@ -149,7 +204,12 @@ void VectorIndexes::LoadAll(storage::Database& db, std::vector<IndexDef> indexes
   }
   const double ms = std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - started).count();
-  std::fprintf(stderr, "ddbd: vector indexes loaded (%zu entries) in %.0f ms\n", loaded, ms);
+  std::fprintf(stderr, "ddbd: vector indexes loaded (%zu entries, %zu saved graphs) in %.0f ms\n",
+               loaded, graphs, ms);
+  if (graph_dir) {  // used once: later writes would make the files stale
+    std::error_code error;
+    std::filesystem::remove_all(*graph_dir, error);
+  }
   Wake();
 }
 

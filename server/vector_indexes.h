@@ -34,8 +34,15 @@ class VectorIndexes {
 
   // Starts filling the indexes of every table in `catalog` from their stored entries, in the
   // background. Writes may proceed meanwhile: an entry they change is not overwritten by
-  // the older stored copy the load reads.
-  void Load(storage::Database& db, const storage::Catalog& catalog);
+  // the older stored copy the load reads. With `graph_dir`, HNSW graphs saved there by
+  // SaveGraphs are attached instead of rebuilt — when nothing was written since they were
+  // saved, and no write reaches the index while it loads — and the directory is emptied.
+  // REQUIRES: called before any write.
+  void Load(storage::Database& db, const storage::Catalog& catalog,
+            const std::optional<std::string>& graph_dir);
+  // Saves every complete graph, with the database's sequence number, to `graph_dir` (at a
+  // clean shutdown, after the last request; waits for the start-up load to end).
+  Status SaveGraphs(const storage::Database& db, const std::string& graph_dir);
   // Applies committed entry changes (the storage listener).
   void Apply(std::vector<storage::VectorEntryChange> changes);
   // The in-memory index of a vector index, once its stored entries are loaded (waits for
@@ -64,7 +71,8 @@ class VectorIndexes {
   Held Find(const IndexDef& index);
   void Insert(const IndexDef& index, vector::VectorIndex& memory, std::string_view key,
               Item entry);
-  void LoadAll(storage::Database& db, std::vector<IndexDef> indexes);
+  void LoadAll(storage::Database& db, std::vector<IndexDef> indexes,
+               std::optional<std::string> graph_dir);
   void BuildGraphs();
   void Wake();  // tells the builder that a graph may wait
 

@@ -720,6 +720,8 @@ Status Database::ForEachIndexEntry(uint64_t index_id,
   return cursor.status();
 }
 
+uint64_t Database::LatestSequence() const { return impl_->db->GetLatestSequenceNumber(); }
+
 Status Database::Flush() {
   rocksdb::Status status = impl_->db->FlushWAL(/*sync=*/true);
   if (!status.ok() && !status.IsNotSupported()) return StorageError(status);

@@ -189,6 +189,10 @@ class Database {
   // index exactly once. Returns the number of items visited.
   Result<uint64_t> BackfillIndex(const TableDef& table, uint64_t index_id);
 
+  // The sequence number of the last write: equal at two moments only if nothing was written
+  // in between (also across a restart).
+  uint64_t LatestSequence() const;
+
   // Flushes memtables and syncs the WAL; called on clean shutdown.
   Status Flush();
 

@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 
 namespace ddbd::vector {
@@ -393,6 +396,111 @@ std::vector<VectorIndex::Hit> VectorIndex::Search(std::span<const float> query,
     return ExactSearch(query, partition, conditions, k);
   }
   return GraphSearch(query, partition, conditions, k, candidates);
+}
+
+namespace {
+
+void WriteBytes(std::ofstream& out, std::string_view bytes) {
+  const uint32_t size = static_cast<uint32_t>(bytes.size());
+  out.write(reinterpret_cast<const char*>(&size), sizeof size);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+bool ReadBytes(std::ifstream& in, std::string& bytes) {
+  uint32_t size = 0;
+  if (!in.read(reinterpret_cast<char*>(&size), sizeof size) || size > (1u << 20)) return false;
+  bytes.resize(size);
+  return static_cast<bool>(in.read(bytes.data(), size));
+}
+
+}  // namespace
+
+size_t VectorIndex::SaveGraphs(const std::string& prefix) {
+  std::unique_lock lock(mutex_);
+  size_t saved = 0;
+  for (const auto& [scope, id] : partition_ids_) {
+    Partition& partition = *partitions_[id];
+    if (!partition.graph_ready) continue;
+    for (uint32_t slot : partition.pending) GraphAdd(partition, slot);
+    partition.pending.clear();
+    const Graph& graph = *partition.graph;
+    const std::string base = prefix + std::to_string(saved);
+    std::ofstream keys(base + ".keys", std::ios::binary | std::ios::trunc);
+    WriteBytes(keys, scope);
+    const uint64_t count = graph.cur_element_count;
+    keys.write(reinterpret_cast<const char*>(&count), sizeof count);
+    for (hnswlib::tableint i = 0; i < count; ++i) {
+      const size_t slot = graph.getExternalLabel(i);
+      const bool present = !graph.isMarkedDeleted(i) && slot < slots_.size() &&
+                           slots_[slot].live && slots_[slot].partition == id;
+      WriteBytes(keys, present ? std::string_view(slots_[slot].key) : std::string_view());
+    }
+    if (!keys) continue;
+    keys.close();
+    partition.graph->saveIndex(base + ".hnsw");
+    ++saved;
+  }
+  return saved;
+}
+
+size_t VectorIndex::LoadGraphs(const std::string& prefix) {
+  if (tuning_.exact_only) return 0;  // exact search was asked for: no graphs at all
+  std::unique_lock lock(mutex_);
+  size_t attached = 0;
+  for (size_t n = 0;; ++n) {
+    const std::string base = prefix + std::to_string(n);
+    std::ifstream keys(base + ".keys", std::ios::binary);
+    if (!keys) break;
+    std::string scope;
+    uint64_t count = 0;
+    if (!ReadBytes(keys, scope) || !keys.read(reinterpret_cast<char*>(&count), sizeof count)) {
+      continue;
+    }
+    auto partition_it = partition_ids_.find(scope);
+    if (partition_it == partition_ids_.end()) continue;
+    std::vector<std::string> element_keys(count);
+    bool read = true;
+    for (auto& key : element_keys) read = read && ReadBytes(keys, key);
+    if (!read) continue;
+    Partition& partition = *partitions_[partition_it->second];
+    std::unique_ptr<Graph> graph;
+    try {
+      graph = std::make_unique<Graph>(space_.get(), base + ".hnsw", false,
+                                      std::max<size_t>(count, partition.members.size()) * 2);
+    } catch (const std::exception&) {
+      continue;  // unreadable: the partition builds its graph anew
+    }
+    if (graph->cur_element_count != count) continue;
+    // Labels were the saving process's slots: relabel each element with this process's slot
+    // of the same entry. Elements without one stay deleted, under labels no slot can have.
+    graph->label_lookup_.clear();
+    std::unordered_set<uint32_t> in_graph;
+    for (hnswlib::tableint i = 0; i < count; ++i) {
+      auto slot = by_key_.find(element_keys[i]);
+      const bool found = !element_keys[i].empty() && slot != by_key_.end() &&
+                         slots_[slot->second].partition == partition_it->second &&
+                         in_graph.insert(slot->second).second;
+      if (found) {
+        if (graph->isMarkedDeleted(i)) graph->unmarkDeletedInternal(i);
+        graph->setExternalLabel(i, slot->second);
+      } else {
+        if (!graph->isMarkedDeleted(i)) graph->markDeletedInternal(i);
+        graph->setExternalLabel(i, SIZE_MAX - i);
+      }
+      graph->label_lookup_[graph->getExternalLabel(i)] = i;
+    }
+    graph->setEf(tuning_.ef_search);
+    partition.pending.clear();
+    for (uint32_t slot : partition.members) {
+      if (!in_graph.count(slot)) partition.pending.insert(slot);
+    }
+    if (!partition.graph_ready) ++graphs_completed_;
+    partition.graph = std::move(graph);
+    partition.graph_ready = true;
+    partition.graph_cursor = UINT32_MAX;
+    ++attached;
+  }
+  return attached;
 }
 
 }  // namespace ddbd::vector

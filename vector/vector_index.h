@@ -92,6 +92,15 @@ class VectorIndex {
   // How many partition graphs have been completed so far.
   size_t graphs_completed() const;
 
+  // Writes each complete graph to `<prefix><n>.hnsw`, with the scope and the entry key of
+  // every graph element in `<prefix><n>.keys`, inserting pending entries first. Graphs still
+  // being built are left out. Returns the graphs written.
+  size_t SaveGraphs(const std::string& prefix);
+  // Attaches the graphs SaveGraphs wrote for the same entries (keys are matched to this
+  // index's entries; entries a graph lacks become pending). A file that does not read back
+  // is skipped: its partition builds its graph anew. Returns the graphs attached.
+  size_t LoadGraphs(const std::string& prefix);
+
  private:
   struct Slot;
   struct Partition;

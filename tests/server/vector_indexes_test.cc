@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <thread>
+
 #include "index/index_entries.h"
 #include "tests/testing/test_util.h"
 
@@ -70,7 +73,7 @@ TEST(VectorIndexesTest, WritesDuringTheStartUpLoadWinOverTheStoredEntries) {
   // some land before the load reaches them and some after.
   VectorIndexes second(vector::SearchTuning{.exact_only = true});
   maintainer.SetVectorListener([&](auto changes) { second.Apply(std::move(changes)); });
-  second.Load(temp.db(), temp.catalog());
+  second.Load(temp.db(), temp.catalog(), std::nullopt);
   ASSERT_OK(Write(temp.db(), *table, 0, Point(0, 1e6f, 0)));
   ASSERT_OK(Write(temp.db(), *table, 1, std::nullopt));
   ASSERT_OK(Write(temp.db(), *table, kPoints - 1, Point(kPoints - 1, -1, 0)));
@@ -85,6 +88,57 @@ TEST(VectorIndexesTest, WritesDuringTheStartUpLoadWinOverTheStoredEntries) {
   EXPECT_EQ(scores, (std::vector<double>{1, 2, 3}));
   const auto far = memory->Search(std::vector<float>{1e6f, 0}, "", {}, 1);
   EXPECT_EQ(far[0].score, 0);
+}
+
+TEST(VectorIndexesTest, SavedGraphsAreUsedOnlyForTheStateTheyWereSavedIn) {
+  TempDb temp;
+  index::Maintainer maintainer(temp.catalog());
+  temp.db().SetIndexMaintainer(&maintainer);
+  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(VectorTable()));
+  const vector::SearchTuning tuning{.exact_threshold = 100};
+  const std::string graphs = ::testing::TempDir() + "/ddbd-graphs-" + std::to_string(table->id) +
+                             "-" + std::to_string(std::random_device{}());
+  {
+    VectorIndexes first(tuning);
+    maintainer.SetVectorListener([&](auto changes) { first.Apply(std::move(changes)); });
+    first.Load(temp.db(), temp.catalog(), graphs);
+    for (int i = 0; i < 1000; ++i) {
+      ASSERT_OK(Write(temp.db(), *table, i, Point(i, static_cast<float>(i % 37), i * 0.5f)));
+    }
+    auto memory = first.ForSearch(table->indexes[0]);
+    for (int wait = 0; wait < 500 && memory->NeedsBuild(); ++wait) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_FALSE(memory->NeedsBuild());
+    ASSERT_OK(first.SaveGraphs(temp.db(), graphs));
+  }
+  ASSERT_TRUE(std::filesystem::exists(graphs + "/sequence"));
+  {
+    // Nothing written since: the graph is attached, not rebuilt, and the files are consumed.
+    VectorIndexes second(tuning);
+    maintainer.SetVectorListener([&](auto changes) { second.Apply(std::move(changes)); });
+    second.Load(temp.db(), temp.catalog(), graphs);
+    auto memory = second.ForSearch(table->indexes[0]);
+    EXPECT_EQ(memory->graphs_completed(), 1u);
+    EXPECT_EQ(memory->size(), 1000u);
+    for (int wait = 0; wait < 200 && std::filesystem::exists(graphs); ++wait) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_FALSE(std::filesystem::exists(graphs));  // used once
+    ASSERT_OK(second.SaveGraphs(temp.db(), graphs));
+    const auto hits = memory->Search(std::vector<float>{36, 18}, "", {}, 1);
+    ASSERT_EQ(hits.size(), 1u);
+    EXPECT_EQ(hits[0].score, 0);
+  }
+  // A write after the save: the saved graph no longer describes the index and is ignored.
+  ASSERT_OK(Write(temp.db(), *table, 5000, Point(5000, 1, 1)));
+  // (A threshold no partition reaches: any graph would have come from the files.)
+  VectorIndexes third(vector::SearchTuning{.exact_threshold = 1'000'000});
+  maintainer.SetVectorListener([&](auto changes) { third.Apply(std::move(changes)); });
+  third.Load(temp.db(), temp.catalog(), graphs);
+  auto memory = third.ForSearch(table->indexes[0]);
+  EXPECT_EQ(memory->size(), 1001u);
+  EXPECT_EQ(memory->graphs_completed(), 0u);
 }
 
 }  // namespace

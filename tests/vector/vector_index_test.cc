@@ -202,5 +202,57 @@ TEST(VectorIndexTest, EntriesWrittenAfterTheGraphIsBuiltAreSearched) {
   EXPECT_GE(static_cast<double>(found) / static_cast<double>(wanted), 0.98);
 }
 
+TEST(VectorIndexTest, SavedGraphsAttachToTheSameEntriesLoadedInAnotherOrder) {
+  std::mt19937 random(5);
+  SearchTuning tuning;
+  tuning.exact_threshold = 50;
+  VectorIndex original(8, DistanceFunction::kCosine, 0, tuning);
+  std::vector<std::pair<std::string, std::vector<float>>> entries;
+  for (int n = 0; n < 600; ++n) {
+    entries.emplace_back("k" + std::to_string(n), RandomVector(random, 8));
+    original.Upsert(entries.back().first, n % 2 ? "odd" : "even", {}, entries.back().second);
+  }
+  while (original.BuildStep()) {
+  }
+  original.Remove("k10");  // a deleted element in the saved graph
+  while (original.BuildStep()) {
+  }
+  const std::string prefix = ::testing::TempDir() + "/graphs-" + std::to_string(random()) + "-";
+  EXPECT_EQ(original.SaveGraphs(prefix), 2u);
+
+  // A restart: the same entries (minus one removed since) arrive in another order, so every
+  // entry has another slot than when the graph was saved.
+  VectorIndex restarted(8, DistanceFunction::kCosine, 0, tuning);
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+    if (it->first == "k10" || it->first == "k11") continue;
+    const int n = std::stoi(it->first.substr(1));
+    restarted.Upsert(it->first, n % 2 ? "odd" : "even", {}, it->second);
+  }
+  EXPECT_EQ(restarted.LoadGraphs(prefix), 2u);
+  EXPECT_EQ(restarted.graphs_completed(), 2u);
+  EXPECT_FALSE(restarted.NeedsBuild());  // nothing to build: both graphs are in place
+  for (int q = 0; q < 20; ++q) {
+    const auto query = RandomVector(random, 8);
+    const auto a = Keys(original.Search(query, "odd", {}, 10));
+    auto b = Keys(restarted.Search(query, "odd", {}, 10));
+    std::erase(b, "k11");
+    auto a_without = a;
+    std::erase(a_without, "k11");
+    EXPECT_EQ(std::vector<std::string>(b.begin(), b.begin() + std::min(b.size(), a_without.size())),
+              std::vector<std::string>(a_without.begin(),
+                                       a_without.begin() + std::min(b.size(), a_without.size())));
+    for (const auto& key : Keys(restarted.Search(query, "odd", {}, 100))) {
+      EXPECT_NE(key, "k11");  // gone before the restart: never found
+    }
+  }
+  // The attached graph takes new writes like any other.
+  restarted.Upsert("fresh", "even", {}, std::vector<float>{1, 0, 0, 0, 0, 0, 0, 0});
+  EXPECT_EQ(Keys(restarted.Search(std::vector<float>{1, 0, 0, 0, 0, 0, 0, 0}, "even", {}, 1)),
+            std::vector<std::string>{"fresh"});
+  // Files that are not there attach nothing.
+  VectorIndex empty(8, DistanceFunction::kCosine, 0, tuning);
+  EXPECT_EQ(empty.LoadGraphs(prefix + "missing-"), 0u);
+}
+
 }  // namespace
 }  // namespace ddbd::vector

@@ -119,3 +119,28 @@ test("graphs follow deletes and updates", async () => {
   const moved = ids[150];
   assert.equal((await search(items.get(moved).embedding, "even"))[0], moved);
 });
+
+test("a clean restart reuses the saved graphs; a crash rebuilds them", async () => {
+  const queries = Array.from({ length: 20 }, (_, i) => [vector(), i % 2 ? "odd" : "even"]);
+  const before = [];
+  for (const [query, tenant] of queries) before.push(await search(query, tenant));
+  client.destroy();
+  await server.restart("SIGTERM");
+  client = server.client();
+  const after = [];
+  for (const [query, tenant] of queries) after.push(await search(query, tenant));
+  assert.match(server.log(), /vector indexes loaded \(\d+ entries, 2 saved graphs\)/);
+  assert.doesNotMatch(server.log(), /HNSW graphs built/);  // nothing to rebuild
+  assert.deepEqual(after, before);
+  assert.ok(await recall(queries) >= 0.98);
+  // After a crash the saved graphs are gone (used once) and the graphs are built again.
+  client.destroy();
+  await server.restart("SIGKILL");
+  client = server.client();
+  assert.ok(await recall(queries) >= 0.98);
+  for (let attempt = 0; !/HNSW graphs built/.test(server.log()) && attempt < 500; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.match(server.log(), /vector indexes loaded \(\d+ entries, 0 saved graphs\)/);
+  assert.match(server.log(), /HNSW graphs built/);
+});
