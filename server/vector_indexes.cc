@@ -93,6 +93,7 @@ void VectorIndexes::Apply(std::vector<storage::VectorEntryChange> changes) {
       needs_build |= held.memory->NeedsBuild();
     } else {
       held.memory->Remove(change.key);
+      needs_build |= held.memory->NeedsBuild();  // a graph may be rebuilt after removals
     }
   }
   if (needs_build) Wake();

@@ -44,6 +44,9 @@ constexpr size_t kBuildBatch = 256;
 // of 128 dimensions cost ~400 µs exactly, ~120 µs through a graph).
 constexpr size_t kExactSearchElements = size_t{1} << 19;
 constexpr size_t kMinExactThreshold = 256;
+// Deleted graph elements tolerated before a graph is rebuilt (when they also outnumber the
+// live entries).
+constexpr size_t kCompactAfterDeleted = 1024;
 
 }  // namespace
 
@@ -228,6 +231,30 @@ void VectorIndex::RemoveSlot(uint32_t slot) {
   removed = Slot{};
   free_slots_.push_back(slot);
   --live_;
+  CompactGraph(partition);
+}
+
+void VectorIndex::CompactGraph(Partition& partition) {
+  if (!partition.graph) return;
+  if (partition.members.size() <= exact_threshold_ / 2) {
+    // Small again: exact search serves it; the graph's memory goes (built or not).
+    partition.graph.reset();
+    partition.graph_ready = false;
+    partition.pending.clear();
+    return;
+  }
+  if (!partition.graph_ready) return;
+  // Deleted elements still route searches but cost memory and time; once they outnumber
+  // the live ones (and no new entry has reused their labels), the graph is built anew
+  // in the background while exact search serves the partition.
+  const size_t deleted = partition.graph->num_deleted_;
+  if (deleted < kCompactAfterDeleted || deleted <= partition.members.size()) return;
+  partition.graph = std::make_unique<Graph>(space_.get(), partition.members.size() * 2,
+                                            tuning_.graph_degree, tuning_.ef_construction);
+  partition.graph->setEf(tuning_.ef_search);
+  partition.graph_ready = false;
+  partition.graph_cursor = 0;
+  partition.pending.clear();
 }
 
 size_t VectorIndex::graphs_completed() const {

@@ -108,6 +108,9 @@ class VectorIndex {
 
   const float* VectorAt(uint32_t slot) const { return data_.data() + size_t{slot} * dimensions_; }
   void RemoveSlot(uint32_t slot);
+  // Drops the graph of a partition that became small, or rebuilds one mostly made of
+  // deleted elements.
+  void CompactGraph(Partition& partition);
   // Keeps the graph of the slot's partition current (after an upsert).
   void GraphUpsert(Partition& partition, uint32_t slot);
   void GraphAdd(Partition& partition, uint32_t slot);

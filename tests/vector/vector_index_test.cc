@@ -202,6 +202,37 @@ TEST(VectorIndexTest, EntriesWrittenAfterTheGraphIsBuiltAreSearched) {
   EXPECT_GE(static_cast<double>(found) / static_cast<double>(wanted), 0.98);
 }
 
+TEST(VectorIndexTest, GraphsAreRebuiltWhenDeletesDominateAndDroppedWhenSmall) {
+  std::mt19937 random(9);
+  SearchTuning tuning;
+  tuning.exact_threshold = 300;
+  VectorIndex index(8, DistanceFunction::kEuclidean, 0, tuning);
+  std::vector<std::vector<float>> data;
+  for (int i = 0; i < 4000; ++i) {
+    data.push_back(RandomVector(random, 8));
+    index.Upsert("k" + std::to_string(i), "", {}, data.back());
+  }
+  while (index.BuildStep()) {
+  }
+  EXPECT_EQ(index.graphs_completed(), 1u);
+  // 2,500 removals: deleted elements outnumber the 1,500 live ones, so the graph is rebuilt.
+  for (int i = 0; i < 2500; ++i) index.Remove("k" + std::to_string(i));
+  EXPECT_TRUE(index.NeedsBuild());
+  // Meanwhile (exact search) and afterwards (new graph) the answers hold only live entries.
+  for (const auto& hit : index.Search(data[0], "", {}, 50)) {
+    EXPECT_GE(std::stoi(hit.key.substr(1)), 2500);
+  }
+  while (index.BuildStep()) {
+  }
+  EXPECT_EQ(index.graphs_completed(), 2u);
+  EXPECT_EQ(Keys(index.Search(data[3000], "", {}, 1)), std::vector<std::string>{"k3000"});
+  // Down to half the threshold: the graph is dropped and exact search takes over.
+  for (int i = 2500; i < 3860; ++i) index.Remove("k" + std::to_string(i));
+  EXPECT_FALSE(index.NeedsBuild());
+  EXPECT_EQ(Keys(index.Search(data[3900], "", {}, 1)), std::vector<std::string>{"k3900"});
+  EXPECT_EQ(index.size(), 140u);
+}
+
 TEST(VectorIndexTest, SavedGraphsAttachToTheSameEntriesLoadedInAnotherOrder) {
   std::mt19937 random(5);
   SearchTuning tuning;
