@@ -8,7 +8,8 @@
 // steps by a background thread (BuildStep) while exact search serves it; once built, writes
 // leave their entries pending, which BuildStep inserts (searches score pending entries
 // exactly meanwhile), and removals use hnswlib's markDelete; a freed slot's label is reused
-// by the next insertion, which compacts the graph. hnswlib 0.6.2 has no filter functor, so
+// by the next insertion. A graph mostly made of deleted elements is rebuilt; a partition
+// that shrinks to half the threshold goes back to exact search without a graph. hnswlib 0.6.2 has no filter functor, so
 // filtered HNSW searches over-fetch and post-filter, falling back to exact search when the
 // filter turns out too selective. Every result is scored exactly, in double precision, from
 // the stored floats; ties are broken by entry key.
