@@ -85,6 +85,9 @@ def test_image_configuration_and_size(image):
     assert "8000/tcp" in config["ExposedPorts"]
     assert "/data" in config["Volumes"]
     assert config["WorkingDir"] == "/data"
+    health = json.loads(podman("image", "inspect", "--format", "{{json .Config.Healthcheck}}",
+                               image).stdout)
+    assert "ddbd --health-check" in " ".join(health["Test"])
     history = json.loads(podman("history", "--format", "json", image).stdout)
     base_layers = len(json.loads(podman("history", "--format", "json", BASE).stdout))
     own_bytes = sum(layer["size"] for layer in history[:len(history) - base_layers])
