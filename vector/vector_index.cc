@@ -310,17 +310,22 @@ bool VectorIndex::MatchesFilters(uint32_t slot, const std::vector<FilterConditio
   return true;
 }
 
-void VectorIndex::Rank(std::vector<Hit>& hits, size_t k) const {
-  auto order = [this](const Hit& a, const Hit& b) {
+std::vector<VectorIndex::Hit> VectorIndex::Best(std::vector<Scored>& scored, size_t k) const {
+  auto order = [this](const Scored& a, const Scored& b) {
     if (a.score != b.score) return Better(distance_, a.score, b.score);
-    return a.key < b.key;
+    return slots_[a.slot].key < slots_[b.slot].key;
   };
-  if (hits.size() > k) {
-    std::partial_sort(hits.begin(), hits.begin() + static_cast<ptrdiff_t>(k), hits.end(), order);
-    hits.resize(k);
+  if (scored.size() > k) {
+    std::partial_sort(scored.begin(), scored.begin() + static_cast<ptrdiff_t>(k), scored.end(),
+                      order);
+    scored.resize(k);
   } else {
-    std::sort(hits.begin(), hits.end(), order);
+    std::sort(scored.begin(), scored.end(), order);
   }
+  std::vector<Hit> hits;
+  hits.reserve(scored.size());
+  for (const auto& s : scored) hits.push_back({slots_[s.slot].key, s.score});
+  return hits;
 }
 
 std::vector<VectorIndex::Hit> VectorIndex::ExactSearch(
@@ -333,10 +338,6 @@ std::vector<VectorIndex::Hit> VectorIndex::ExactSearch(
     if (it == partition.postings[condition.filter].end()) return {};
     if (!smallest || it->second.size() < smallest->size()) smallest = &it->second;
   }
-  struct Scored {
-    double score;
-    uint32_t slot;
-  };
   std::vector<Scored> scored;
   auto consider = [&](uint32_t slot) {
     if (!conditions.empty() && !MatchesFilters(slot, conditions)) return;
@@ -349,21 +350,7 @@ std::vector<VectorIndex::Hit> VectorIndex::ExactSearch(
     scored.reserve(partition.members.size());
     for (uint32_t slot : partition.members) consider(slot);
   }
-  // Rank by score first, copying keys only for the survivors and their ties.
-  auto by_score = [this](const Scored& a, const Scored& b) {
-    return Better(distance_, a.score, b.score);
-  };
-  if (scored.size() > k) {
-    std::nth_element(scored.begin(), scored.begin() + static_cast<ptrdiff_t>(k - 1), scored.end(),
-                     by_score);
-    const double cutoff = scored[k - 1].score;
-    std::erase_if(scored, [&](const Scored& s) { return Better(distance_, cutoff, s.score); });
-  }
-  std::vector<Hit> hits;
-  hits.reserve(scored.size());
-  for (const auto& s : scored) hits.push_back({slots_[s.slot].key, s.score});
-  Rank(hits, k);
-  return hits;
+  return Best(scored, k);
 }
 
 std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
@@ -371,32 +358,30 @@ std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
     const std::vector<FilterCondition>& conditions, size_t k, size_t candidates) const {
   const std::vector<float> point = GraphVector(query);
   const size_t members = partition.members.size();
-  // Over-fetch in proportion to the filter's selectivity.
-  size_t fetch = std::max(k, tuning_.ef_search);
+  // The graph walks ef_search candidates; the best 2k by its float distance are scored
+  // exactly. A filter over-fetches in proportion to its selectivity.
+  size_t fetch = 2 * k;
   if (!conditions.empty()) {
     fetch = std::max(fetch, k * members / std::max<size_t>(candidates, 1) * 2);
   }
   while (true) {
     fetch = std::min(fetch, members);
     auto found = partition.graph->searchKnn(point.data(), fetch);
-    std::vector<Hit> hits;
+    std::vector<Scored> scored;
     std::unordered_set<uint32_t> seen;
     auto consider = [&](uint32_t slot) {
       if (!slots_[slot].live || partitions_[slots_[slot].partition].get() != &partition ||
           !MatchesFilters(slot, conditions) || !seen.insert(slot).second) {
         return;
       }
-      hits.push_back({slots_[slot].key, Score(distance_, query, {VectorAt(slot), dimensions_})});
+      scored.push_back({Score(distance_, query, {VectorAt(slot), dimensions_}), slot});
     };
     while (!found.empty()) {
       consider(static_cast<uint32_t>(found.top().second));
       found.pop();
     }
     for (uint32_t slot : partition.pending) consider(slot);  // not (or not yet again) in it
-    if (hits.size() >= std::min(k, candidates) || fetch >= members) {
-      Rank(hits, k);
-      return hits;
-    }
+    if (scored.size() >= std::min(k, candidates) || fetch >= members) return Best(scored, k);
     if (fetch * 4 > members / 2) return ExactSearch(query, partition, conditions, k);
     fetch *= 4;
   }

@@ -122,7 +122,12 @@ class VectorIndex {
                                const std::vector<FilterCondition>& conditions, size_t k,
                                size_t candidates) const;
   bool MatchesFilters(uint32_t slot, const std::vector<FilterCondition>& conditions) const;
-  void Rank(std::vector<Hit>& hits, size_t k) const;
+  struct Scored {
+    double score;
+    uint32_t slot;
+  };
+  // The best `k` of `scored`: by score, ties by entry key; keys are copied for those only.
+  std::vector<Hit> Best(std::vector<Scored>& scored, size_t k) const;
 
   const uint32_t dimensions_;
   const DistanceFunction distance_;
