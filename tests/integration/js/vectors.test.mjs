@@ -7,6 +7,9 @@ import {
   CreateTableCommand, DeleteItemCommand, DescribeTableCommand, PutItemCommand,
   SearchVectorsCommand, UpdateItemCommand, UpdateTableCommand, BatchWriteItemCommand,
 } from "@aws-sdk/client-dynamodb";
+import {
+  DynamoDBDocumentClient, PutCommand, SearchVectorsCommand as DocumentSearchVectorsCommand,
+} from "@aws-sdk/lib-dynamodb";
 import { startDdbd } from "./ddbd.mjs";
 
 const TABLE = "KbChunks";
@@ -193,6 +196,23 @@ test("the vector is not returned unless projected and named", async () => {
   const returned = withVector.SearchResults[0].Item.embedding.L.map((n) => n.N);
   assert.deepEqual(returned.map((text) => Math.fround(Number(text))), stored.map(Math.fround));
   assert.deepEqual(returned, stored.map(String));
+});
+
+test("the DocumentClient writes and searches with plain JavaScript numbers", async () => {
+  const documents = DynamoDBDocumentClient.from(client);
+  const embedding = [0.25, -0.5, 0.75, 1, 0, 0.125, -1, 0.5];
+  await documents.send(new PutCommand({ TableName: TABLE, Item: {
+    id: "document", tenant: "docs", lang: "en", text: "written by lib-dynamodb", embedding } }));
+  const { SearchResults } = await documents.send(new DocumentSearchVectorsCommand({
+    TableName: TABLE, IndexName: "SemanticDot", TopK: 1, SearchVector: embedding,
+    SearchConditionExpression: "tenant = :t", ExpressionAttributeValues: { ":t": "docs" },
+    ProjectionExpression: "id, embedding, #text", ExpressionAttributeNames: { "#text": "text" },
+  }));
+  assert.deepEqual(SearchResults, [{
+    Item: { id: "document", embedding, text: "written by lib-dynamodb" },
+    Score: embedding.reduce((sum, x) => sum + x * x, 0),
+  }]);
+  await client.send(new DeleteItemCommand({ TableName: TABLE, Key: { id: { S: "document" } } }));
 });
 
 test("SearchVectors meters bytes, not capacity units", async () => {
