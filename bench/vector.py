@@ -14,6 +14,9 @@ database restarted with --exact-vector-search:
   graphs it saved, reattached);
 - SearchVectors at TopK 10: requests/s and server CPU time per request (server on one core
   with one I/O thread, wrk on the other core);
+- PutItem replacing vectors of the loaded index: server CPU per write, including the
+  background graph work it causes (measured until the server is idle), and recall@10
+  afterwards against exact search on the updated data;
 - memory per vector: RSS after the graph is built minus the RSS of an empty server.
 
 Usage: bench/vector.py [--ddbd build/server/ddbd] [--count 100000] [--dims 128]
@@ -103,6 +106,18 @@ class Server:
             raise RuntimeError(f"{operation}: {data}")
         return data
 
+    def wait_idle(self, settle=1.0, timeout=600):
+        """Waits until the server stops using CPU (background graph work done)."""
+        deadline = time.monotonic() + timeout
+        idle = 0
+        while time.monotonic() < deadline:
+            before = self.cpu_seconds()
+            time.sleep(settle)
+            idle = idle + 1 if self.cpu_seconds() - before < 0.05 * settle else 0
+            if idle == 2:
+                return
+        raise RuntimeError("the server did not go idle")
+
     def cpu_seconds(self):
         return proc_stats.cpu_seconds(self.proc.pid)
 
@@ -151,13 +166,15 @@ def answers(server, queries):
         "SearchVector": number_list(query)})["SearchResults"]] for query in queries]
 
 
-def throughput(server, query_file, seconds):
+def throughput(server, query_file, seconds, script="search_vectors.lua", dims=128):
+    """(requests/s, server CPU µs per request) of a wrk run of `script`."""
     before = server.cpu_seconds()
     out = subprocess.run(["taskset", "-c", CLIENT_CORE, "wrk", "-t1", "-c4", f"-d{seconds}s",
-                          "-s", os.path.join(HERE, "wrk", "search_vectors.lua"),
+                          "-s", os.path.join(HERE, "wrk", script),
                           f"http://127.0.0.1:{server.port}/"],
                          capture_output=True, text=True, check=True,
-                         env={**os.environ, "DDBD_BENCH_QUERIES": query_file}).stdout
+                         env={**os.environ, "DDBD_BENCH_QUERIES": query_file,
+                              "DDBD_BENCH_DIMS": str(dims)}).stdout
     cpu = server.cpu_seconds() - before
     requests = int(re.search(r"(\d+) requests in", out).group(1))
     if re.search(r"Non-2xx or 3xx responses: (\d+)", out):
@@ -218,13 +235,23 @@ def main():
 
         rebuilding = Server(args.ddbd, data_dir, *tuning).start()
         rows["rebuild"] = rebuilding.wait_for_graph()
+        # Updates: PutItem replacing vectors of the index (10,000 keys, random vectors). CPU
+        # per write includes the background graph work they cause, until the server is idle.
+        before = rebuilding.cpu_seconds()
+        rate, _ = throughput(rebuilding, query_file, args.seconds, "put_vector.lua", args.dims)
+        rebuilding.wait_idle()
+        rows["put"] = (rebuilding.cpu_seconds() - before) / (rate * args.seconds) * 1e6
+        updated_answers = answers(rebuilding, queries)
         rebuilding.stop()
+        exact = Server(args.ddbd, data_dir, "--exact-vector-search").start()
+        updated_exact = answers(exact, queries)
+        exact.stop()
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    def recall(answered):
-        found = sum(len(set(h) & set(e)) for h, e in zip(answered, exact_answers))
-        return found / sum(len(e) for e in exact_answers)
+    def recall(answered, truth=exact_answers):
+        found = sum(len(set(h) & set(e)) for h, e in zip(answered, truth))
+        return found / sum(len(e) for e in truth)
     print(f"\n{args.count} × {args.dims} dimensions, 100 clusters, EUCLIDEAN, TopK 10\n")
     print("| measure | HNSW | exact |")
     print("|---|---|---|")
@@ -233,6 +260,8 @@ def main():
     print(f"| SearchVectors/s, one server core | {rows['hnsw'][0]:,.0f} | {rows['exact'][0]:,.0f} |")
     print(f"| server CPU per search (µs) | {rows['hnsw'][1]:,.0f} | {rows['exact'][1]:,.0f} |")
     print(f"| load with BatchWriteItem (s) | {rows['load']:.1f} | |")
+    print(f"| PutItem replacing a vector: server CPU per write, background graph work included (µs) | {rows['put']:,.0f} | |")
+    print(f"| recall@10 against exact search, after those updates | {recall(updated_answers, updated_exact):.4f} | 1 |")
     print(f"| restart: first answer (s) | {rows['startup']:.2f} | |")
     print(f"| restart: first search answered, every vector loaded (s) | {rows['first_search']:.2f} | |")
     print(f"| restart: graphs saved at shutdown attached, from exec (s) | {rows['graphs_attached']:.2f} | |")

@@ -17,6 +17,7 @@ VectorIndexes::~VectorIndexes() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
+    for (const auto& [id, held] : indexes_) held.memory->Stop();  // a graph build in progress
   }
   stopping_load_ = true;
   wake_builder_.notify_all();
@@ -54,7 +55,10 @@ std::shared_ptr<vector::VectorIndex> VectorIndexes::ForSearch(const IndexDef& in
 
 void VectorIndexes::Drop(uint64_t index_id) {
   std::lock_guard lock(mutex_);
-  indexes_.erase(index_id);
+  auto it = indexes_.find(index_id);
+  if (it == indexes_.end()) return;
+  it->second.memory->Stop();  // no graph is needed any more
+  indexes_.erase(it);
 }
 
 void VectorIndexes::Insert(const IndexDef& index, vector::VectorIndex& memory,
@@ -219,7 +223,10 @@ void VectorIndexes::BuildGraphs() {
   while (!stopping_) {
     const uint64_t seen = wakeups_;
     std::vector<std::pair<uint64_t, std::shared_ptr<vector::VectorIndex>>> pending;
-    for (const auto& [id, held] : indexes_) pending.emplace_back(id, held.memory);
+    for (const auto& [id, held] : indexes_) {
+      // An index still loading gets its graphs afterwards (perhaps the saved ones).
+      if (!held.loading) pending.emplace_back(id, held.memory);
+    }
     lock.unlock();
     bool worked = false;
     for (const auto& [id, memory] : pending) {

@@ -25,28 +25,35 @@ struct VectorIndex::Partition {
   std::vector<uint32_t> members;  // live slots
   // Per INLINE_FILTER attribute: value → the member slots holding it.
   std::vector<std::unordered_map<std::string, std::unordered_set<uint32_t>>> postings;
+  // The graph searches use, complete (null: exact search only). No write waits for it:
+  // a new entry is `pending` until BuildStep inserts it; an entry whose vector changed is
+  // `stale` — its graph element is marked deleted (it keeps routing searches) and it is not
+  // re-inserted, because hnswlib's in-place update erodes recall (measured: updating half of
+  // 20k vectors in place took recall@10 from 1.0 to 0.72). Searches score pending and stale
+  // entries exactly.
   std::unique_ptr<Graph> graph;
-  // While the graph is built, BuildStep adds the slots from the cursor on; the cursor passes
-  // every slot once the graph is ready. A write below the cursor leaves its slot pending:
-  // BuildStep (re)inserts it later, and searches score pending slots exactly meanwhile, so a
-  // write never waits for a graph insertion.
-  uint32_t graph_cursor = 0;
-  bool graph_ready = false;
   std::unordered_set<uint32_t> pending;
+  std::unordered_set<uint32_t> stale;
+  // Updates and removals since the graph was built; past a limit it is rebuilt.
+  size_t churn = 0;
+  // A replacement graph is being built outside the lock from a snapshot; the slots written
+  // since the snapshot are reconciled when it is swapped in.
+  bool rebuilding = false;
+  std::unordered_set<uint32_t> changed;
 };
 
 namespace {
 
-// Entries added per BuildStep: long enough to amortise the lock, short enough that writes
-// and searches waiting on it are not held up for long (~10-30 ms at 128 dimensions).
+// Pending entries inserted per BuildStep: long enough to amortise the lock, short enough
+// that writes and searches waiting on it are not held up for long (~10-30 ms at 128
+// dimensions).
 constexpr size_t kBuildBatch = 256;
 // Vector elements an exact search may scan before a graph pays off (measured: 4,096 entries
 // of 128 dimensions cost ~400 µs exactly, ~120 µs through a graph).
 constexpr size_t kExactSearchElements = size_t{1} << 19;
 constexpr size_t kMinExactThreshold = 256;
-// Deleted graph elements tolerated before a graph is rebuilt (when they also outnumber the
-// live entries).
-constexpr size_t kCompactAfterDeleted = 1024;
+// Churn a graph absorbs before it is rebuilt: a tenth of its partition, at least this.
+constexpr size_t kMinChurnBeforeRebuild = 256;
 
 }  // namespace
 
@@ -135,8 +142,22 @@ void VectorIndex::GraphAdd(Partition& partition, uint32_t slot) {
   graph.addPoint(point.data(), slot);  // an existing (even deleted) label is updated in place
 }
 
-void VectorIndex::GraphUpsert(Partition& partition, uint32_t slot) {
-  if (partition.graph && slot < partition.graph_cursor) partition.pending.insert(slot);
+void VectorIndex::GraphUpsert(Partition& partition, uint32_t slot, bool update) {
+  if (partition.rebuilding) partition.changed.insert(slot);
+  if (!partition.graph) return;
+  if (update) ++partition.churn;
+  if (partition.stale.count(slot)) return;  // already scored exactly until the rebuild
+  auto element = partition.graph->label_lookup_.find(slot);
+  if (element == partition.graph->label_lookup_.end()) {
+    partition.pending.insert(slot);  // a new element: inserting it costs the graph nothing
+    return;
+  }
+  // The slot has an element (this entry's old vector, or a removed entry's): retire it.
+  if (!partition.graph->isMarkedDeleted(element->second)) {
+    partition.graph->markDeletedInternal(element->second);
+  }
+  partition.pending.erase(slot);
+  partition.stale.insert(slot);
 }
 
 void VectorIndex::Upsert(std::string_view key, std::string scope,
@@ -189,14 +210,7 @@ void VectorIndex::Upsert(std::string_view key, std::string scope,
     if (target.filters[i]) partition.postings[i][*target.filters[i]].insert(slot);
   }
   std::copy(vector.begin(), vector.end(), data_.begin() + size_t{slot} * dimensions_);
-  GraphUpsert(partition, slot);
-  if (!partition.graph && !tuning_.exact_only &&
-      partition.members.size() > exact_threshold_) {
-    partition.graph = std::make_unique<Graph>(space_.get(), partition.members.size() * 2,
-                                              tuning_.graph_degree, tuning_.ef_construction);
-    partition.graph->setEf(tuning_.ef_search);
-    partition.graph_cursor = 0;
-  }
+  GraphUpsert(partition, slot, /*update=*/existing != by_key_.end());
 }
 
 void VectorIndex::Remove(std::string_view key) {
@@ -220,41 +234,37 @@ void VectorIndex::RemoveSlot(uint32_t slot) {
   partition.members[removed.member_position] = last;
   slots_[last].member_position = removed.member_position;
   partition.members.pop_back();
-  if (partition.graph && slot < partition.graph_cursor) {
+  if (partition.graph) {
     partition.pending.erase(slot);
-    try {
-      partition.graph->markDelete(slot);
-    } catch (const std::runtime_error&) {
-      // not in this graph: it was still pending
+    partition.stale.erase(slot);
+    ++partition.churn;
+    auto element = partition.graph->label_lookup_.find(slot);
+    if (element != partition.graph->label_lookup_.end() &&
+        !partition.graph->isMarkedDeleted(element->second)) {
+      partition.graph->markDeletedInternal(element->second);
+    }
+    if (partition.members.size() <= exact_threshold_ / 2 && !partition.rebuilding) {
+      // Small again: exact search serves it; the graph's memory goes.
+      partition.graph.reset();
+      partition.pending.clear();
+      partition.stale.clear();
+      partition.churn = 0;
     }
   }
+  if (partition.rebuilding) partition.changed.insert(slot);
   removed = Slot{};
   free_slots_.push_back(slot);
   --live_;
-  CompactGraph(partition);
 }
 
-void VectorIndex::CompactGraph(Partition& partition) {
-  if (!partition.graph) return;
-  if (partition.members.size() <= exact_threshold_ / 2) {
-    // Small again: exact search serves it; the graph's memory goes (built or not).
-    partition.graph.reset();
-    partition.graph_ready = false;
-    partition.pending.clear();
-    return;
-  }
-  if (!partition.graph_ready) return;
-  // Deleted elements still route searches but cost memory and time; once they outnumber
-  // the live ones (and no new entry has reused their labels), the graph is built anew
-  // in the background while exact search serves the partition.
-  const size_t deleted = partition.graph->num_deleted_;
-  if (deleted < kCompactAfterDeleted || deleted <= partition.members.size()) return;
-  partition.graph = std::make_unique<Graph>(space_.get(), partition.members.size() * 2,
-                                            tuning_.graph_degree, tuning_.ef_construction);
-  partition.graph->setEf(tuning_.ef_search);
-  partition.graph_ready = false;
-  partition.graph_cursor = 0;
-  partition.pending.clear();
+size_t VectorIndex::ChurnLimit(const Partition& partition) const {
+  return std::max(kMinChurnBeforeRebuild, partition.members.size() / 10);
+}
+
+bool VectorIndex::NeedsGraph(const Partition& partition) const {
+  if (partition.rebuilding || tuning_.exact_only) return false;
+  if (!partition.graph) return partition.members.size() > exact_threshold_;
+  return partition.churn > ChurnLimit(partition);
 }
 
 size_t VectorIndex::graphs_completed() const {
@@ -265,41 +275,79 @@ size_t VectorIndex::graphs_completed() const {
 bool VectorIndex::NeedsBuild() const {
   std::shared_lock lock(mutex_);
   for (const auto& partition : partitions_) {
-    if (partition->graph && (!partition->graph_ready || !partition->pending.empty())) return true;
+    if ((partition->graph && !partition->pending.empty()) || NeedsGraph(*partition)) return true;
   }
   return false;
 }
 
+void VectorIndex::Stop() { stopping_ = true; }
+
 bool VectorIndex::BuildStep() {
-  std::unique_lock lock(mutex_);
-  for (uint32_t id = 0; id < partitions_.size(); ++id) {
-    Partition& partition = *partitions_[id];
-    if (!partition.graph) continue;
-    size_t added = 0;
-    if (!partition.graph_ready) {
-      while (partition.graph_cursor < slots_.size() && added < kBuildBatch) {
-        const uint32_t slot = partition.graph_cursor++;
-        if (slots_[slot].live && slots_[slot].partition == id) {
-          GraphAdd(partition, slot);
-          ++added;
-        }
-      }
-      if (partition.graph_cursor >= slots_.size()) {
-        partition.graph_ready = true;
-        partition.graph_cursor = UINT32_MAX;
-        ++graphs_completed_;
+  std::vector<uint32_t> snapshot_slots;
+  std::vector<float> snapshot;  // their vectors, as the graph stores them
+  uint32_t target = 0;
+  {
+    std::unique_lock lock(mutex_);
+    // Pending entries of complete graphs first: they are cheap and keep searches fast.
+    for (auto& partition : partitions_) {
+      if (!partition->graph || partition->pending.empty()) continue;
+      size_t added = 0;
+      for (auto it = partition->pending.begin();
+           it != partition->pending.end() && added < kBuildBatch; ++added) {
+        GraphAdd(*partition, *it);
+        it = partition->pending.erase(it);
       }
       return true;
     }
-    if (partition.pending.empty()) continue;
-    for (auto it = partition.pending.begin();
-         it != partition.pending.end() && added < kBuildBatch; ++added) {
-      GraphAdd(partition, *it);
-      it = partition.pending.erase(it);
+    // Then a partition that needs a (new) graph: snapshot it; the build runs unlocked.
+    auto needing = std::find_if(partitions_.begin(), partitions_.end(),
+                                [this](const auto& p) { return NeedsGraph(*p); });
+    if (needing == partitions_.end()) return false;
+    target = static_cast<uint32_t>(needing - partitions_.begin());
+    Partition& partition = **needing;
+    partition.rebuilding = true;
+    partition.changed.clear();
+    snapshot_slots = partition.members;
+    snapshot.reserve(snapshot_slots.size() * dimensions_);
+    for (uint32_t slot : snapshot_slots) {
+      const std::vector<float> point = GraphVector({VectorAt(slot), dimensions_});
+      snapshot.insert(snapshot.end(), point.begin(), point.end());
     }
-    return true;
   }
-  return false;
+  auto fresh = std::make_unique<Graph>(space_.get(), std::max<size_t>(snapshot_slots.size() * 2, 1024),
+                                       tuning_.graph_degree, tuning_.ef_construction);
+  fresh->setEf(tuning_.ef_search);
+  for (size_t i = 0; i < snapshot_slots.size() && !stopping_; ++i) {
+    fresh->addPoint(snapshot.data() + i * dimensions_, snapshot_slots[i]);
+  }
+  std::unique_lock lock(mutex_);
+  Partition& partition = *partitions_[target];
+  partition.rebuilding = false;
+  if (stopping_ || partition.members.size() <= exact_threshold_ / 2) {
+    partition.changed.clear();
+    return !stopping_;
+  }
+  // Reconcile the writes made since the snapshot: an entry the new graph holds with an older
+  // vector, or that was removed, has its element retired (stale if still a member); one
+  // added since is pending.
+  std::unordered_set<uint32_t> pending, stale;
+  for (uint32_t slot : partition.changed) {
+    const bool member = slots_[slot].live && slots_[slot].partition == target;
+    auto element = fresh->label_lookup_.find(slot);
+    if (element == fresh->label_lookup_.end()) {
+      if (member) pending.insert(slot);
+      continue;
+    }
+    fresh->markDeletedInternal(element->second);
+    if (member) stale.insert(slot);
+  }
+  partition.graph = std::move(fresh);
+  partition.pending = std::move(pending);
+  partition.stale = std::move(stale);
+  partition.churn = partition.stale.size();
+  partition.changed.clear();
+  ++graphs_completed_;
+  return true;
 }
 
 bool VectorIndex::MatchesFilters(uint32_t slot, const std::vector<FilterCondition>& conditions) const {
@@ -380,7 +428,8 @@ std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
       consider(static_cast<uint32_t>(found.top().second));
       found.pop();
     }
-    for (uint32_t slot : partition.pending) consider(slot);  // not (or not yet again) in it
+    for (uint32_t slot : partition.pending) consider(slot);  // not in the graph yet
+    for (uint32_t slot : partition.stale) consider(slot);    // in it with an old vector
     if (scored.size() >= std::min(k, candidates) || fetch >= members) return Best(scored, k);
     if (fetch * 4 > members / 2) return ExactSearch(query, partition, conditions, k);
     fetch *= 4;
@@ -404,7 +453,7 @@ std::vector<VectorIndex::Hit> VectorIndex::Search(std::span<const float> query,
                                           : posting->second.size());
   }
   if (candidates == 0) return {};
-  if (!partition.graph_ready || candidates <= exact_threshold_) {
+  if (!partition.graph || candidates <= exact_threshold_) {
     return ExactSearch(query, partition, conditions, k);
   }
   return GraphSearch(query, partition, conditions, k, candidates);
@@ -432,7 +481,11 @@ size_t VectorIndex::SaveGraphs(const std::string& prefix) {
   size_t saved = 0;
   for (const auto& [scope, id] : partition_ids_) {
     Partition& partition = *partitions_[id];
-    if (!partition.graph_ready) continue;
+    // A graph due for a rebuild is left out: the next start builds it anew. Stale entries
+    // are saved as the deleted elements they are, and come back as new ones.
+    if (!partition.graph || partition.rebuilding || partition.churn > ChurnLimit(partition)) {
+      continue;
+    }
     for (uint32_t slot : partition.pending) GraphAdd(partition, slot);
     partition.pending.clear();
     const Graph& graph = *partition.graph;
@@ -447,6 +500,8 @@ size_t VectorIndex::SaveGraphs(const std::string& prefix) {
                            slots_[slot].live && slots_[slot].partition == id;
       WriteBytes(keys, present ? std::string_view(slots_[slot].key) : std::string_view());
     }
+    const uint64_t churn = partition.churn;  // the rebuild pressure carries over
+    keys.write(reinterpret_cast<const char*>(&churn), sizeof churn);
     if (!keys) continue;
     keys.close();
     partition.graph->saveIndex(base + ".hnsw");
@@ -473,6 +528,8 @@ size_t VectorIndex::LoadGraphs(const std::string& prefix) {
     std::vector<std::string> element_keys(count);
     bool read = true;
     for (auto& key : element_keys) read = read && ReadBytes(keys, key);
+    uint64_t churn = 0;
+    read = read && keys.read(reinterpret_cast<char*>(&churn), sizeof churn);
     if (!read) continue;
     Partition& partition = *partitions_[partition_it->second];
     std::unique_ptr<Graph> graph;
@@ -503,13 +560,13 @@ size_t VectorIndex::LoadGraphs(const std::string& prefix) {
     }
     graph->setEf(tuning_.ef_search);
     partition.pending.clear();
+    partition.stale.clear();
     for (uint32_t slot : partition.members) {
       if (!in_graph.count(slot)) partition.pending.insert(slot);
     }
-    if (!partition.graph_ready) ++graphs_completed_;
+    if (!partition.graph) ++graphs_completed_;
     partition.graph = std::move(graph);
-    partition.graph_ready = true;
-    partition.graph_cursor = UINT32_MAX;
+    partition.churn = churn;
     ++attached;
   }
   return attached;

@@ -4,12 +4,13 @@
 //
 // Entries are grouped by scope (one partition per HASH value; one for an index without a
 // HASH element). A small partition, or a filter that matches few entries, is searched
-// exactly. A partition of more than the exact threshold gets an HNSW graph, built in
-// steps by a background thread (BuildStep) while exact search serves it; once built, writes
-// leave their entries pending, which BuildStep inserts (searches score pending entries
-// exactly meanwhile), and removals use hnswlib's markDelete; a freed slot's label is reused
-// by the next insertion. A graph mostly made of deleted elements is rebuilt; a partition
-// that shrinks to half the threshold goes back to exact search without a graph. hnswlib 0.6.2 has no filter functor, so
+// exactly. A partition of more than the exact threshold gets an HNSW graph, built by a
+// background thread (BuildStep) from a snapshot while exact search serves it. Once built,
+// new entries wait pending until BuildStep inserts them; an updated entry's element is
+// marked deleted and the entry is scored exactly until the next rebuild (hnswlib's in-place
+// update erodes recall); removals use markDelete. After churn of a tenth of its partition a
+// graph is rebuilt the same way while the old one keeps serving; a partition that shrinks to half the threshold
+// goes back to exact search without a graph. hnswlib 0.6.2 has no filter functor, so
 // filtered HNSW searches over-fetch and post-filter, falling back to exact search when the
 // filter turns out too selective. Every result is scored exactly, in double precision, from
 // the stored floats; ties are broken by entry key.
@@ -17,6 +18,7 @@
 // Thread-safety: all methods may be called concurrently (a reader-writer lock).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -88,8 +90,12 @@ class VectorIndex {
   size_t size() const;
   // Whether a partition waits for its graph, or a graph for pending entries.
   bool NeedsBuild() const;
-  // Adds a bounded number of entries to a graph; false when none waits.
+  // One unit of background work: inserts a batch of pending entries, or builds a partition's
+  // (new) graph from a snapshot without holding the lock, then swaps it in. False when there
+  // is nothing to do.
   bool BuildStep();
+  // Makes a BuildStep in progress give up (shutdown, or the index was dropped).
+  void Stop();
   // How many partition graphs have been completed so far.
   size_t graphs_completed() const;
 
@@ -109,11 +115,12 @@ class VectorIndex {
 
   const float* VectorAt(uint32_t slot) const { return data_.data() + size_t{slot} * dimensions_; }
   void RemoveSlot(uint32_t slot);
-  // Drops the graph of a partition that became small, or rebuilds one mostly made of
-  // deleted elements.
-  void CompactGraph(Partition& partition);
-  // Keeps the graph of the slot's partition current (after an upsert).
-  void GraphUpsert(Partition& partition, uint32_t slot);
+  // Records a written slot for the partition's graph (and a rebuild in flight).
+  void GraphUpsert(Partition& partition, uint32_t slot, bool update);
+  // Whether the partition should get a graph, or a new one (too much churn).
+  bool NeedsGraph(const Partition& partition) const;
+  // Updates and removals a partition's graph absorbs before it is rebuilt.
+  size_t ChurnLimit(const Partition& partition) const;
   void GraphAdd(Partition& partition, uint32_t slot);
   std::vector<float> GraphVector(std::span<const float> vector) const;
   std::vector<Hit> ExactSearch(std::span<const float> query, const Partition& partition,
@@ -145,6 +152,7 @@ class VectorIndex {
   std::vector<std::unique_ptr<Partition>> partitions_;
   size_t live_ = 0;
   size_t graphs_completed_ = 0;
+  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace ddbd::vector
