@@ -47,6 +47,9 @@ HEADERS = {"Content-Type": "application/x-amz-json-1.0",
                             "aws4_request, SignedHeaders=host, Signature=0"}
 
 
+STARTED = []  # every server started, stopped on the way out whatever happens
+
+
 class Server:
     """ddbd pinned to SERVER_CORE with one I/O thread; stderr collected for the build log."""
 
@@ -57,7 +60,9 @@ class Server:
 
     def start(self):
         self.started = started = time.monotonic()
-        self.proc = subprocess.Popen(self.args, stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(self.args, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True)
+        STARTED.append(self)
         while self.port is None:
             line = self.proc.stderr.readline()
             if not line:
@@ -125,8 +130,9 @@ class Server:
         return proc_stats.rss_mb(self.proc.pid)
 
     def stop(self):
-        self.proc.terminate()
-        self.proc.wait(timeout=60)
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=60)
 
 
 def clustered(count, dims, seed, clusters=100, spread=0.35):
@@ -247,6 +253,8 @@ def main():
         updated_exact = answers(exact, queries)
         exact.stop()
     finally:
+        for server in STARTED:
+            server.stop()
         shutil.rmtree(work, ignore_errors=True)
 
     def recall(answered, truth=exact_answers):

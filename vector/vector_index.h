@@ -99,9 +99,9 @@ class VectorIndex {
   // How many partition graphs have been completed so far.
   size_t graphs_completed() const;
 
-  // Writes each complete graph to `<prefix><n>.hnsw`, with the scope and the entry key of
-  // every graph element in `<prefix><n>.keys`, inserting pending entries first. Graphs still
-  // being built are left out. Returns the graphs written.
+  // Writes each partition's serving graph to `<prefix><n>.hnsw`, with the scope, the entry
+  // key of every graph element and the rebuild bookkeeping in `<prefix><n>.keys`, inserting
+  // pending entries first. Returns the graphs written.
   size_t SaveGraphs(const std::string& prefix);
   // Attaches the graphs SaveGraphs wrote for the same entries (keys are matched to this
   // index's entries; entries a graph lacks become pending). A file that does not read back
