@@ -56,7 +56,8 @@ constexpr size_t kBuildBatch = 256;
 // of 128 dimensions cost ~400 µs exactly, ~120 µs through a graph).
 constexpr size_t kExactSearchElements = size_t{1} << 19;
 constexpr size_t kMinExactThreshold = 256;
-// Churn a graph absorbs before it is rebuilt: a tenth of its partition, at least this.
+// Churn a graph absorbs before it is rebuilt: a twentieth of its partition, at least this
+// (deleted elements cost hnswlib 0.6.2 recall quickly in high dimensions).
 constexpr size_t kMinChurnBeforeRebuild = 256;
 
 }  // namespace
@@ -262,7 +263,7 @@ void VectorIndex::RemoveSlot(uint32_t slot) {
 }
 
 size_t VectorIndex::ChurnLimit(const Partition& partition) const {
-  return std::max(kMinChurnBeforeRebuild, partition.members.size() / 10);
+  return std::max(kMinChurnBeforeRebuild, partition.members.size() / 20);
 }
 
 bool VectorIndex::NeedsGraph(const Partition& partition) const {
@@ -415,6 +416,15 @@ std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
   // The graph walks ef_search candidates; the best 2k by its float distance are scored
   // exactly. A filter over-fetches in proportion to its selectivity.
   size_t fetch = 2 * k;
+  // Deleted elements (removed or updated entries) crowd the candidate list: widen it in
+  // proportion until the rebuild removes them.
+  const Graph& graph = *partition.graph;
+  if (graph.num_deleted_ > 0 && graph.cur_element_count > 0) {
+    const double deleted = static_cast<double>(graph.num_deleted_) /
+                           static_cast<double>(graph.cur_element_count);
+    fetch = std::max(fetch, static_cast<size_t>(static_cast<double>(tuning_.ef_search) *
+                                                (1 + 8 * deleted)));
+  }
   if (!conditions.empty()) {
     fetch = std::max(fetch, k * members / std::max<size_t>(candidates, 1) * 2);
   }
