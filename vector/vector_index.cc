@@ -281,7 +281,10 @@ size_t VectorIndex::graphs_completed() const {
 bool VectorIndex::NeedsBuild() const {
   std::shared_lock lock(mutex_);
   for (const auto& partition : partitions_) {
-    if ((partition->graph && !partition->pending.empty()) || NeedsGraph(*partition)) return true;
+    if ((partition->graph && !partition->pending.empty()) || partition->rebuilding ||
+        NeedsGraph(*partition)) {
+      return true;
+    }
   }
   return false;
 }

@@ -89,7 +89,8 @@ class VectorIndex {
                           const std::vector<FilterCondition>& conditions, size_t k) const;
 
   size_t size() const;
-  // Whether a partition waits for its graph, or a graph for pending entries.
+  // Whether a partition waits for its graph (or one is being built), or a graph for pending
+  // entries.
   bool NeedsBuild() const;
   // One unit of background work: inserts a batch of pending entries, or builds a partition's
   // (new) graph from a snapshot without holding the lock, then swaps it in. False when there
