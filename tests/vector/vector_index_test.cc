@@ -25,6 +25,32 @@ std::vector<std::string> Keys(const std::vector<VectorIndex::Hit>& hits) {
   return keys;
 }
 
+// Fills `index` (one scope) with `count` random entries k0, k1, … and builds its graphs.
+std::vector<std::vector<float>> FillAndBuild(VectorIndex& index, std::mt19937& random, int count,
+                                             size_t dims) {
+  std::vector<std::vector<float>> data;
+  for (int i = 0; i < count; ++i) {
+    data.push_back(RandomVector(random, dims));
+    index.Upsert("k" + std::to_string(i), "", {}, data.back());
+  }
+  while (index.BuildStep()) {
+  }
+  return data;
+}
+
+// The share of the exact top 10 that `graph` finds, over `queries` in `scope`.
+double RecallAt10(const VectorIndex& graph, const VectorIndex& exact,
+                  const std::vector<std::vector<float>>& queries, std::string_view scope) {
+  size_t found = 0, wanted = 0;
+  for (const auto& query : queries) {
+    const auto truth = Keys(exact.Search(query, scope, {}, 10));
+    const std::set<std::string> truth_set(truth.begin(), truth.end());
+    for (const auto& hit : graph.Search(query, scope, {}, 10)) found += truth_set.count(hit.key);
+    wanted += truth.size();
+  }
+  return static_cast<double>(found) / static_cast<double>(wanted);
+}
+
 TEST(ScoreTest, CosineDistanceWithDynamoDBsSpecialCases) {
   const std::vector<float> x{1, 0, 0, 0};
   EXPECT_EQ(Score(DistanceFunction::kCosine, x, std::vector<float>{10, 0, 0, 0}), 0.0);
@@ -151,13 +177,7 @@ TEST(VectorIndexTest, GraphFollowsRemovalsAndUpdates) {
   SearchTuning tuning;
   tuning.exact_threshold = 50;
   VectorIndex index(8, DistanceFunction::kEuclidean, 0, tuning);
-  std::vector<std::vector<float>> data;
-  for (int i = 0; i < 500; ++i) {
-    data.push_back(RandomVector(random, 8));
-    index.Upsert("k" + std::to_string(i), "", {}, data.back());
-  }
-  while (index.BuildStep()) {
-  }
+  const auto data = FillAndBuild(index, random, 500, 8);
   // Removed entries never come back; a moved entry is found at its new place; freed slots
   // are reused by new entries.
   for (int i = 0; i < 250; ++i) index.Remove("k" + std::to_string(i));
@@ -191,15 +211,9 @@ TEST(VectorIndexTest, EntriesWrittenAfterTheGraphIsBuiltAreSearched) {
       }
     }
   }
-  size_t found = 0, wanted = 0;
-  for (int q = 0; q < 20; ++q) {
-    const auto query = RandomVector(random, 16);
-    const auto truth = Keys(exact.Search(query, "even", {}, 10));
-    const std::set<std::string> truth_set(truth.begin(), truth.end());
-    for (const auto& hit : graph.Search(query, "even", {}, 10)) found += truth_set.count(hit.key);
-    wanted += truth.size();
-  }
-  EXPECT_GE(static_cast<double>(found) / static_cast<double>(wanted), 0.98);
+  std::vector<std::vector<float>> queries;
+  for (int q = 0; q < 20; ++q) queries.push_back(RandomVector(random, 16));
+  EXPECT_GE(RecallAt10(graph, exact, queries, "even"), 0.98);
 }
 
 TEST(VectorIndexTest, GraphsAreRebuiltWhenDeletesDominateAndDroppedWhenSmall) {
@@ -207,13 +221,7 @@ TEST(VectorIndexTest, GraphsAreRebuiltWhenDeletesDominateAndDroppedWhenSmall) {
   SearchTuning tuning;
   tuning.exact_threshold = 300;
   VectorIndex index(8, DistanceFunction::kEuclidean, 0, tuning);
-  std::vector<std::vector<float>> data;
-  for (int i = 0; i < 4000; ++i) {
-    data.push_back(RandomVector(random, 8));
-    index.Upsert("k" + std::to_string(i), "", {}, data.back());
-  }
-  while (index.BuildStep()) {
-  }
+  const auto data = FillAndBuild(index, random, 4000, 8);
   EXPECT_EQ(index.graphs_completed(), 1u);
   // 2,500 removals: deleted elements outnumber the 1,500 live ones, so the graph is rebuilt.
   for (int i = 0; i < 2500; ++i) index.Remove("k" + std::to_string(i));
@@ -268,15 +276,9 @@ TEST(VectorIndexTest, GraphsStayAccurateWhenVectorsAreUpdated) {
   while (graph.BuildStep()) {
   }
   EXPECT_GE(graph.graphs_completed(), 2u);  // rebuilt at least once
-  size_t found = 0, wanted = 0;
-  for (int q = 0; q < 50; ++q) {
-    const auto query = near(centres[q % 20]);
-    const auto truth = Keys(exact.Search(query, "", {}, 10));
-    const std::set<std::string> truth_set(truth.begin(), truth.end());
-    for (const auto& hit : graph.Search(query, "", {}, 10)) found += truth_set.count(hit.key);
-    wanted += truth.size();
-  }
-  EXPECT_GE(static_cast<double>(found) / static_cast<double>(wanted), 0.95);
+  std::vector<std::vector<float>> queries;
+  for (int q = 0; q < 50; ++q) queries.push_back(near(centres[q % 20]));
+  EXPECT_GE(RecallAt10(graph, exact, queries, ""), 0.95);
 }
 
 TEST(VectorIndexTest, SavedGraphsAttachToTheSameEntriesLoadedInAnotherOrder) {
