@@ -262,6 +262,13 @@ void VectorIndex::RemoveSlot(uint32_t slot) {
   --live_;
 }
 
+size_t VectorIndex::GraphDegree() const {
+  // Long vectors of clustered data need more links per element for the graph to stay
+  // navigable between clusters (measured: at 1,024 dimensions, searches stranded in a far
+  // region after heavy updates with M 16).
+  return dimensions_ > 256 ? std::max<size_t>(tuning_.graph_degree, 32) : tuning_.graph_degree;
+}
+
 size_t VectorIndex::ChurnLimit(const Partition& partition) const {
   return std::max(kMinChurnBeforeRebuild, partition.members.size() / 20);
 }
@@ -325,7 +332,7 @@ bool VectorIndex::BuildStep() {
     }
   }
   auto fresh = std::make_unique<Graph>(space_.get(), std::max<size_t>(snapshot_slots.size() * 2, 1024),
-                                       tuning_.graph_degree, tuning_.ef_construction);
+                                       GraphDegree(), tuning_.ef_construction);
   fresh->setEf(tuning_.ef_search);
   for (size_t i = 0; i < snapshot_slots.size() && !stopping_; ++i) {
     fresh->addPoint(snapshot.data() + i * dimensions_, snapshot_slots[i]);

@@ -50,7 +50,7 @@ struct SearchTuning {
   size_t exact_threshold = 0;
   size_t ef_search = 96;          // HNSW candidate list size; recall measured in bench/
   size_t ef_construction = 128;
-  size_t graph_degree = 16;       // hnswlib's M
+  size_t graph_degree = 16;       // hnswlib's M (at least 32 above 256 dimensions)
 };
 
 // A DistanceFunction's score of a stored vector for a query (spec §8.2), computed in double
@@ -121,6 +121,8 @@ class VectorIndex {
   void GraphUpsert(Partition& partition, uint32_t slot, bool update);
   // Whether the partition should get a graph, or a new one (too much churn).
   bool NeedsGraph(const Partition& partition) const;
+  // hnswlib's M for this index's graphs.
+  size_t GraphDegree() const;
   // Updates and removals a partition's graph absorbs before it is rebuilt.
   size_t ChurnLimit(const Partition& partition) const;
   void GraphAdd(Partition& partition, uint32_t slot);
