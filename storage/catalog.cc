@@ -41,19 +41,6 @@ Result<std::shared_ptr<const TableDef>> Catalog::Create(TableDef table) {
   return stored;
 }
 
-Status Catalog::Replace(const TableDef& table) {
-  std::unique_lock lock(mutex_);
-  auto it = tables_.find(Key{table.scope, table.name});
-  if (it == tables_.end() || it->second->id != table.id) {
-    return Error::ResourceNotFound("Requested resource not found: Table: " + table.name +
-                                   " not found");
-  }
-  DDBD_RETURN_IF_ERROR(db_.PutTable(table));
-  it->second = std::make_shared<const TableDef>(table);
-  by_id_[table.id] = it->second;
-  return OkStatus();
-}
-
 Result<std::shared_ptr<const TableDef>> Catalog::Modify(
     uint64_t table_id, const std::function<Status(TableDef&)>& change) {
   std::unique_lock lock(mutex_);

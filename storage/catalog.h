@@ -2,7 +2,7 @@
 // through Database. Table definitions are immutable snapshots (shared_ptr<const TableDef>);
 // a change replaces the snapshot, so a request keeps a consistent view while it runs.
 //
-// Entry points: Load, Find, Create, Replace, Drop, ListNames. Thread-safe.
+// Entry points: Load, Find, Create, Modify, Drop, ListNames. Thread-safe.
 #pragma once
 
 #include <functional>
@@ -33,12 +33,9 @@ class Catalog {
   // Assigns the ids of the table and its indexes and stores the table.
   // ResourceInUseException if the name is taken.
   Result<std::shared_ptr<const TableDef>> Create(TableDef table);
-  // Stores a changed definition of an existing table (same scope, name and id).
-  Status Replace(const TableDef& table);
   // Read-modify-write of the table with this id, atomic with respect to every other change
-  // of the catalog: `change` edits a copy of the current definition, which is stored unless
-  // it fails. Use this, not Replace, whenever others may change the table meanwhile
-  // (background backfills, delayed status changes, concurrent requests).
+  // of the catalog (background backfills, delayed status changes, concurrent requests):
+  // `change` edits a copy of the current definition, which is stored unless it fails.
   // ResourceNotFoundException when the table is gone.
   Result<std::shared_ptr<const TableDef>> Modify(uint64_t table_id,
                                                  const std::function<Status(TableDef&)>& change);

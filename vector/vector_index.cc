@@ -147,19 +147,29 @@ void VectorIndex::GraphAdd(Partition& partition, uint32_t slot) {
   graph.addPoint(point.data(), slot);  // an existing (even deleted) label is updated in place
 }
 
+namespace {
+
+// Marks the element labelled `slot` deleted; false when the graph has no such element.
+bool RetireElement(hnswlib::HierarchicalNSW<float>& graph, uint32_t slot) {
+  auto element = graph.label_lookup_.find(slot);
+  if (element == graph.label_lookup_.end()) return false;
+  if (!graph.isMarkedDeleted(element->second)) graph.markDeletedInternal(element->second);
+  return true;
+}
+
+}  // namespace
+
 void VectorIndex::GraphUpsert(Partition& partition, uint32_t slot, bool update) {
   if (partition.rebuilding) partition.changed.insert(slot);
   if (!partition.graph) return;
   if (update) ++partition.churn;
   if (partition.stale.count(slot)) return;  // already scored exactly until the rebuild
-  auto element = partition.graph->label_lookup_.find(slot);
-  if (element == partition.graph->label_lookup_.end()) {
-    partition.pending.insert(slot);  // a new element: inserting it costs the graph nothing
+  // An element under this label (this entry's old vector, or a removed entry's) is retired
+  // and the entry scored exactly; without one, the entry is new to the graph and inserting
+  // it costs the graph nothing.
+  if (!RetireElement(*partition.graph, slot)) {
+    partition.pending.insert(slot);
     return;
-  }
-  // The slot has an element (this entry's old vector, or a removed entry's): retire it.
-  if (!partition.graph->isMarkedDeleted(element->second)) {
-    partition.graph->markDeletedInternal(element->second);
   }
   partition.pending.erase(slot);
   partition.stale.insert(slot);
@@ -243,11 +253,7 @@ void VectorIndex::RemoveSlot(uint32_t slot) {
     partition.pending.erase(slot);
     partition.stale.erase(slot);
     ++partition.churn;
-    auto element = partition.graph->label_lookup_.find(slot);
-    if (element != partition.graph->label_lookup_.end() &&
-        !partition.graph->isMarkedDeleted(element->second)) {
-      partition.graph->markDeletedInternal(element->second);
-    }
+    RetireElement(*partition.graph, slot);
     if (partition.members.size() <= exact_threshold_ / 2 && !partition.rebuilding) {
       // Small again: exact search serves it; the graph's memory goes.
       partition.graph.reset();
@@ -350,13 +356,11 @@ bool VectorIndex::BuildStep() {
   std::unordered_set<uint32_t> pending, stale;
   for (uint32_t slot : partition.changed) {
     const bool member = slots_[slot].live && slots_[slot].partition == target;
-    auto element = fresh->label_lookup_.find(slot);
-    if (element == fresh->label_lookup_.end()) {
-      if (member) pending.insert(slot);
-      continue;
+    if (RetireElement(*fresh, slot)) {
+      if (member) stale.insert(slot);
+    } else if (member) {
+      pending.insert(slot);
     }
-    fresh->markDeletedInternal(element->second);
-    if (member) stale.insert(slot);
   }
   partition.graph = std::move(fresh);
   partition.pending = std::move(pending);

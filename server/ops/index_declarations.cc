@@ -23,14 +23,6 @@ std::string Join(const std::vector<std::string>& names) {
   return out;
 }
 
-std::optional<KeyAttributeType> TypeOf(const std::vector<AttributeDefinition>& definitions,
-                                       std::string_view name) {
-  for (const auto& def : definitions) {
-    if (def.name == name) return def.type;
-  }
-  return std::nullopt;
-}
-
 // Multi-attribute GSI keys: HASH elements first, then RANGE elements, up to four of each.
 constexpr size_t kMaxKeyAttributes = 4;
 
@@ -56,7 +48,7 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
   }
   bool in_sort = false;
   for (const auto& key : in.key_schema) {
-    const KeyElement element{key.name, *TypeOf(definitions, key.name)};
+    const KeyElement element{key.name, *DefinedType(definitions, key.name)};
     if (key.key_type == "RANGE") {
       in_sort = true;
       index.sort_keys.push_back(element);
@@ -214,10 +206,18 @@ Status CheckKeySchemaShape(const std::vector<KeySchemaInput>& schema,
   return OkStatus();
 }
 
+std::optional<KeyAttributeType> DefinedType(const std::vector<AttributeDefinition>& definitions,
+                                            std::string_view name) {
+  for (const auto& def : definitions) {
+    if (def.name == name) return def.type;
+  }
+  return std::nullopt;
+}
+
 Status CheckKeysDefined(const std::vector<std::string>& keys,
                         const std::vector<AttributeDefinition>& definitions) {
   for (const auto& key : keys) {
-    if (TypeOf(definitions, key)) continue;
+    if (DefinedType(definitions, key)) continue;
     std::vector<std::string> names;
     for (const auto& def : definitions) names.push_back(def.name);
     return Invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: [" +

@@ -65,6 +65,10 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
 Status CheckKeySchemaShape(const std::vector<KeySchemaInput>& schema,
                            const std::vector<AttributeDefinition>& definitions);
 
+// The type `definitions` give attribute `name`, if they define it.
+std::optional<KeyAttributeType> DefinedType(const std::vector<AttributeDefinition>& definitions,
+                                            std::string_view name);
+
 // "One or more parameter values were invalid: Some index key attributes are not defined in
 // AttributeDefinitions. Keys: [..], AttributeDefinitions: [..]" when a key is undefined.
 Status CheckKeysDefined(const std::vector<std::string>& keys,

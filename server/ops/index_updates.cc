@@ -17,14 +17,6 @@ Error OneOnlineIndexAtATime() {
                               "deleted simultaneously per table");
 }
 
-std::optional<KeyAttributeType> DefinedType(const std::vector<AttributeDefinition>& definitions,
-                                            std::string_view name) {
-  for (const auto& def : definitions) {
-    if (def.name == name) return def.type;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 Error OneOnlineIndexAtATimeError() { return OneOnlineIndexAtATime(); }

@@ -17,14 +17,6 @@ Error Invalid(const std::string& detail) {
   return Error::Validation("One or more parameter values were invalid: " + detail);
 }
 
-std::optional<KeyAttributeType> DefinedType(const std::vector<AttributeDefinition>& definitions,
-                                            std::string_view name) {
-  for (const auto& def : definitions) {
-    if (def.name == name) return def.type;
-  }
-  return std::nullopt;
-}
-
 Result<std::optional<std::vector<SearchSchemaInput>>> ReadSearchSchema(
     wire::JsonObject object, const std::string& path, wire::ConstraintErrors& errors) {
   DDBD_ASSIGN_OR_RETURN(auto array, wire::GetArray(object, "SearchSchema"));

@@ -155,7 +155,10 @@ TEST(IndexMaintenanceTest, EntriesFollowWritesAndBackfillFillsNewIndexes) {
   added.status = IndexStatus::kCreating;
   added.backfilling = true;
   with_new_index.indexes.push_back(added);
-  ASSERT_OK(temp.catalog().Replace(with_new_index));
+  ASSERT_OK(temp.catalog().Modify(table->id, [&](TableDef& current) {
+    current = with_new_index;
+    return OkStatus();
+  }));
   ASSERT_OK(Put(temp.db(), with_new_index, Order("o4", "paid", "1")));  // written during backfill
   ASSERT_OK_AND_ASSIGN(uint64_t visited, temp.db().BackfillIndex(with_new_index, added.id));
   EXPECT_EQ(visited, 4u);

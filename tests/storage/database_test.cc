@@ -69,7 +69,10 @@ TEST(CatalogTest, CreateFindReplaceDropAndPersist) {
 
   TableDef changed = *created;
   changed.deletion_protection = true;
-  ASSERT_OK(temp.catalog().Replace(changed));
+  ASSERT_OK(temp.catalog().Modify(created->id, [&](TableDef& table) {
+    table = changed;
+    return OkStatus();
+  }));
   temp.Reopen();
   auto found = temp.catalog().Find("", "Users");
   ASSERT_NE(found, nullptr);
