@@ -4,7 +4,8 @@
 For each server: start-up time to the first answered request, idle RSS, server CPU time per
 request for GetItem, PutItem and BatchWriteItem (wrk, server pinned to one core and wrk to
 another), BatchWriteItem items/s, and CreateTable+DeleteTable with the JS SDK's waiters, on an
-empty server and with 200k items stored in another table.
+empty server and with 200k items stored in another table; then the time a clean shutdown
+and a restart with all that data take.
 
 Usage: bench/run.py [--ddbd build/server/ddbd] [--seconds 10] [--only ddbd|dynalite]
 Needs: wrk, taskset, node + npm, a Python with boto3. Prints a Markdown table.
@@ -220,6 +221,10 @@ def bench(server, seconds):
     time.sleep(5)  # let background flushes and compactions of the load finish first
     result["create_delete_200k"] = create_delete_ms(server, warmup, measured // 2)
     result["loaded_rss_mb"] = server.rss_mb()
+    stopping = time.monotonic()
+    server.stop()
+    result["loaded_stop_ms"] = (time.monotonic() - stopping) * 1000
+    result["loaded_restart_ms"] = server.start() * 1000
     server.stop()
     return result
 
@@ -281,6 +286,8 @@ def main():
          lambda r: f"{r['create_delete_200k']['ms']:.2f}"),
         ("… with 200k items: server CPU per pair (µs)", lambda r: f"{r['create_delete_200k']['cpu_us']:.0f}"),
         ("RSS after loading ~200k+ items (MB)", lambda r: f"{r['loaded_rss_mb']:.1f}"),
+        ("after all that: SIGTERM to exit (ms)", lambda r: f"{r['loaded_stop_ms']:.0f}"),
+        ("… then restart to first answer (ms)", lambda r: f"{r['loaded_restart_ms']:.0f}"),
     ]
     print("| measure | " + " | ".join(names) + " |")
     print("|---|" + "---|" * len(names))

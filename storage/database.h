@@ -193,7 +193,8 @@ class Database {
   // in between (also across a restart).
   uint64_t LatestSequence() const;
 
-  // Flushes memtables and syncs the WAL; called on clean shutdown.
+  // Syncs the WAL and writes the memtables out (on disk only); called on clean shutdown, so
+  // that the next start-up has no log to replay.
   Status Flush();
 
  private:
