@@ -134,6 +134,9 @@ struct TableDef {
   SseDescription sse;
   std::vector<Tag> tags;
   std::vector<IndexDef> indexes;  // GSIs, LSIs and vector indexes, in declaration order
+  // Time to Live: the attribute holding each item's expiry (epoch seconds) while TTL is
+  // enabled; nullopt while it is disabled.
+  std::optional<std::string> ttl_attribute;
 
   std::string Arn() const;
   // Any index by name (GSI, LSI or vector index).

@@ -20,6 +20,7 @@ constexpr Operation kOperations[] = {
     {"DescribeEndpoints", ops::DescribeEndpoints, Access::kRead},
     {"DescribeLimits", ops::DescribeLimits, Access::kRead},
     {"DescribeTable", ops::DescribeTable, Access::kRead},
+    {"DescribeTimeToLive", ops::DescribeTimeToLive, Access::kRead},
     {"GetItem", ops::GetItem, Access::kRead},
     {"ListTables", ops::ListTables, Access::kRead},
     {"ListTagsOfResource", ops::ListTagsOfResource, Access::kRead},
@@ -31,6 +32,7 @@ constexpr Operation kOperations[] = {
     {"UntagResource", ops::UntagResource, Access::kAdmin},
     {"UpdateItem", ops::UpdateItem, Access::kWrite},
     {"UpdateTable", ops::UpdateTable, Access::kAdmin},
+    {"UpdateTimeToLive", ops::UpdateTimeToLive, Access::kAdmin},
 };
 
 constexpr bool IsSorted() {

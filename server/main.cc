@@ -74,7 +74,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ddbd: signal %d, shutting down\n", received);
     http.Stop();
   });
+  service.ttl().Start();
   http.Run();
+  service.ttl().Stop();
   signal_thread.join();
   if (Status saved = service.SaveVectorGraphs(); !saved.ok()) {
     std::fprintf(stderr, "ddbd: vector graphs not saved (rebuilt at the next start): %s\n",

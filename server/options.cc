@@ -70,6 +70,8 @@ std::string UsageText() {
   --transient-status-ms N
                         keep tables and indexes N ms in CREATING, UPDATING and DELETING
                         (default 0: state changes are immediate)
+  --ttl-interval-ms N   how often expired items of tables with Time to Live enabled are
+                        looked for and deleted (default 1000; DynamoDB takes up to days)
   --cors ORIGINS        origins allowed to call from a browser, comma-separated
                         (default *: every origin)
   --health-check        ask the ddbd at --address/--port whether it answers (exit status
@@ -132,6 +134,10 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       DDBD_ASSIGN_OR_RETURN(std::string text, value());
       DDBD_ASSIGN_OR_RETURN(int ms, ParseInt(arg, text, 0, 3'600'000));
       cl.service.transient_status_delay = std::chrono::milliseconds(ms);
+    } else if (arg == "--ttl-interval-ms") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      DDBD_ASSIGN_OR_RETURN(int ms, ParseInt(arg, text, 10, 86'400'000));
+      cl.service.ttl_interval = std::chrono::milliseconds(ms);
     } else if (arg == "-optimizeDbBeforeStartup") {
       cl.storage.compact_on_open = true;
     } else if (arg == "-disableTelemetry") {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "index/index_entries.h"
+#include "server/ttl_sweeper.h"
 #include "server/vector_indexes.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
@@ -43,6 +44,8 @@ struct ServiceOptions {
   // DynamoDB Local's -delayTransientStatuses: how long tables and indexes stay CREATING,
   // UPDATING or DELETING (0: state changes are immediate, as DynamoDB Local's default).
   std::chrono::milliseconds transient_status_delay{0};
+  // Pause between two passes of the Time to Live sweeper (see TtlSweeper).
+  std::chrono::milliseconds ttl_interval{1000};
 };
 
 // The credential scope of a SigV4-signed request ("Credential=AKID/date/region/service/…").
@@ -59,7 +62,8 @@ class Service {
       : db_(db),
         catalog_(catalog),
         options_(std::move(options)),
-        vectors_(std::make_unique<VectorIndexes>(options_.vector_search)) {}
+        vectors_(std::make_unique<VectorIndexes>(options_.vector_search)),
+        ttl_(db, catalog, options_.ttl_interval) {}
   // Waits for background work (index backfills) to finish.
   ~Service();
 
@@ -67,6 +71,9 @@ class Service {
   storage::Catalog& catalog() { return catalog_; }
   const ServiceOptions& options() const { return options_; }
   VectorIndexes& vectors() { return *vectors_; }
+  // Deletes expired items of tables with Time to Live enabled; main starts it once serving
+  // and stops it before the database is flushed and closed.
+  TtlSweeper& ttl() { return ttl_; }
   // Has `maintainer` keep the in-memory vector indexes current and starts filling them from
   // storage in the background, attaching the graphs a clean shutdown saved in `graph_dir`
   // (on-disk databases). REQUIRES: called once, before serving.
@@ -85,6 +92,7 @@ class Service {
   ServiceOptions options_;
   std::unique_ptr<VectorIndexes> vectors_;  // outlives the background work below
   std::optional<std::string> graph_dir_;
+  TtlSweeper ttl_;
   std::mutex background_mutex_;
   std::vector<std::thread> background_;
 };

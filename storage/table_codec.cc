@@ -27,6 +27,7 @@ enum Field : uint64_t {
   kTag = 17,    // repeated
   kIndex = 18,  // repeated: a nested record of IndexField
   kOnDemand = 19,  // written only when a maximum is set
+  kTtlAttribute = 20,  // written only while Time to Live is enabled
 };
 
 // Stored on disk: never renumber.
@@ -258,6 +259,7 @@ std::string EncodeTableDef(const TableDef& t) {
   for (const auto& tag : t.tags) fields.Put(kTag, EncodeStrings({tag.key, tag.value}));
   for (const auto& index : t.indexes) fields.Put(kIndex, EncodeIndex(index));
   if (t.on_demand.IsSet()) fields.Put(kOnDemand, EncodeOnDemand(t.on_demand));
+  if (t.ttl_attribute) fields.Put(kTtlAttribute, *t.ttl_attribute);
   return out;
 }
 
@@ -318,6 +320,9 @@ Result<TableDef> DecodeTableDef(std::string_view bytes) {
         break;
       case kTableClass:
         t.table_class = std::string(payload);
+        break;
+      case kTtlAttribute:
+        t.ttl_attribute = std::string(payload);
         break;
       case kSse:
         t.sse.enabled = in.Bytes() == "1";

@@ -63,6 +63,13 @@ Result<std::string_view> ReadTableName(wire::JsonObject body, wire::ConstraintEr
   return *name;
 }
 
+Result<std::string_view> ReadOnlyTableName(wire::JsonObject body) {
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(std::string_view name, ReadTableName(body, errors));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  return name;
+}
+
 Result<std::optional<std::string_view>> ReadEnum(wire::JsonObject body, std::string_view member,
                                                  std::string_view path,
                                                  std::initializer_list<std::string_view> allowed,

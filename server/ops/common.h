@@ -22,6 +22,8 @@ namespace ddbd::server::ops {
 // characters; a plain name must match the name pattern). Violations go to `errors`.
 Result<std::string_view> ReadTableName(wire::JsonObject body, wire::ConstraintErrors& errors,
                                        std::string_view path = "tableName");
+// The TableName of a request that has no other member to validate (DescribeTable, …).
+Result<std::string_view> ReadOnlyTableName(wire::JsonObject body);
 
 // Reads a string member that must be one of `allowed` ("[A, B, C]" in model order).
 Result<std::optional<std::string_view>> ReadEnum(wire::JsonObject body, std::string_view member,

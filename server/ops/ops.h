@@ -19,6 +19,7 @@ DDBD_OPERATION(DeleteTable);
 DDBD_OPERATION(DescribeEndpoints);
 DDBD_OPERATION(DescribeLimits);
 DDBD_OPERATION(DescribeTable);
+DDBD_OPERATION(DescribeTimeToLive);
 DDBD_OPERATION(GetItem);
 DDBD_OPERATION(ListTables);
 DDBD_OPERATION(ListTagsOfResource);
@@ -30,6 +31,7 @@ DDBD_OPERATION(TagResource);
 DDBD_OPERATION(UntagResource);
 DDBD_OPERATION(UpdateItem);
 DDBD_OPERATION(UpdateTable);
+DDBD_OPERATION(UpdateTimeToLive);
 
 #undef DDBD_OPERATION
 

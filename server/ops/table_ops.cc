@@ -7,13 +7,6 @@
 namespace ddbd::server::ops {
 namespace {
 
-Result<std::string_view> ParseTableNameOnly(wire::JsonObject body) {
-  wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(std::string_view name, ReadTableName(body, errors));
-  DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  return name;
-}
-
 std::string RenderTable(OpContext& ctx, std::string_view member, const TableDef& table,
                         const storage::TableStats& stats,
                         std::optional<TableStatus> status = std::nullopt) {
@@ -30,13 +23,13 @@ constexpr int64_t kDefaultListLimit = 100;
 }  // namespace
 
 Result<std::string> DescribeTable(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(std::string_view name, ParseTableNameOnly(req.body));
+  DDBD_ASSIGN_OR_RETURN(std::string_view name, ReadOnlyTableName(req.body));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTableForControl(name));
   return RenderTable(ctx, "Table", *table, ctx.db().Stats(table->id));
 }
 
 Result<std::string> DeleteTable(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(std::string_view name, ParseTableNameOnly(req.body));
+  DDBD_ASSIGN_OR_RETURN(std::string_view name, ReadOnlyTableName(req.body));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTableForControl(name));
   if (table->deletion_protection) {
     return Error::Validation(

@@ -46,6 +46,12 @@ TEST(OptionsTest, TransientStatusesAreDelayedOnlyWhenAsked) {
   EXPECT_EQ(Parse({"--vector-exact-threshold", "64"}).service.vector_search.exact_threshold, 64u);
 }
 
+TEST(OptionsTest, TtlPassesEverySecondUnlessTold) {
+  EXPECT_EQ(Parse({}).service.ttl_interval.count(), 1000);
+  EXPECT_EQ(Parse({"--ttl-interval-ms", "100"}).service.ttl_interval.count(), 100);
+  EXPECT_FALSE(ParseCommandLine({"--ttl-interval-ms", "0"}).ok());
+}
+
 TEST(OptionsTest, DynamoDbLocalSpellingsMeanTheSameAsOurs) {
   CommandLine local = Parse({"-jar", "DynamoDBLocal.jar", "-sharedDb", "-inMemory", "-port",
                              "8001", "-disableTelemetry"});

@@ -148,6 +148,7 @@ TEST(TableCodecTest, RoundTripsEveryField) {
   table.sse = {true, "KMS", "arn:key"};
   table.tags = {{"env", "dev"}, {"team", ""}};
   table.on_demand = {900, -1};
+  table.ttl_attribute = "expiresAt";
   IndexDef global;
   global.id = 43;
   global.name = "ByRegionAndDay";
@@ -169,6 +170,9 @@ TEST(TableCodecTest, RoundTripsEveryField) {
   local.projection = ProjectionType::kKeysOnly;
   table.indexes = {global, local};
   ASSERT_OK_AND_ASSIGN(TableDef decoded, DecodeTableDef(EncodeTableDef(table)));
+  EXPECT_EQ(decoded, table);
+  table.ttl_attribute.reset();  // TTL disabled: no field, and none decoded
+  ASSERT_OK_AND_ASSIGN(decoded, DecodeTableDef(EncodeTableDef(table)));
   EXPECT_EQ(decoded, table);
   EXPECT_FALSE(DecodeTableDef("\x03\x05zz").ok());
 }
