@@ -87,4 +87,21 @@ Error Error::Internal(std::string message) {
   return Error(ErrorCode::kInternal, std::move(message));
 }
 
+Error Error::TransactionCanceled(std::vector<CancellationReason> reasons) {
+  std::string message = "Transaction cancelled, please refer cancellation reasons for specific reasons [";
+  for (size_t i = 0; i < reasons.size(); ++i) {
+    if (i > 0) message += ", ";
+    message += reasons[i].code;
+  }
+  message += "]";
+  Error error(ErrorCode::kTransactionCanceled, std::move(message));
+  error.reasons_ = std::make_shared<const std::vector<CancellationReason>>(std::move(reasons));
+  return error;
+}
+
+const std::vector<CancellationReason>& Error::cancellation_reasons() const {
+  static const std::vector<CancellationReason> kNone;
+  return reasons_ ? *reasons_ : kNone;
+}
+
 }  // namespace ddbd

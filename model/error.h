@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ddbd {
 
@@ -41,6 +42,14 @@ struct ErrorInfo {
 
 const ErrorInfo& ErrorInfoFor(ErrorCode code);
 
+// Why one action of a transaction could not be applied ("None" when it could): an entry of
+// TransactionCanceledException's CancellationReasons.
+struct CancellationReason {
+  std::string code = "None";
+  std::string message;                // empty for "None"
+  std::shared_ptr<const Item> item;  // ReturnValuesOnConditionCheckFailure=ALL_OLD
+};
+
 class Error {
  public:
   static Error Validation(std::string message);
@@ -55,6 +64,8 @@ class Error {
   static Error ConditionalCheckFailed(std::shared_ptr<const Item> old_item = nullptr);
   static Error ItemCollectionSizeLimitExceeded();
   static Error Internal(std::string message = "Internal server error");
+  // One reason per action of the transaction, in request order.
+  static Error TransactionCanceled(std::vector<CancellationReason> reasons);
 
   Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
 
@@ -64,11 +75,14 @@ class Error {
   int http_status() const { return ErrorInfoFor(code_).http_status; }
   // The item returned with ConditionalCheckFailedException when the request asked for it.
   const std::shared_ptr<const Item>& item() const { return item_; }
+  // TransactionCanceledException's reasons; empty for every other error.
+  const std::vector<CancellationReason>& cancellation_reasons() const;
 
  private:
   ErrorCode code_;
   std::string message_;
   std::shared_ptr<const Item> item_;
+  std::shared_ptr<const std::vector<CancellationReason>> reasons_;
 };
 
 }  // namespace ddbd

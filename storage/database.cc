@@ -385,7 +385,8 @@ Result<std::optional<Item>> Database::GetItem(const TableDef& table, const Prima
   return std::optional<Item>(std::move(item));
 }
 
-Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> writes) {
+Result<std::vector<WriteOutcome>> Database::WriteItems(
+    std::vector<ItemWrite> writes, const std::function<Status()>& before_commit) {
   std::vector<std::string> keys;
   std::vector<size_t> stripes;
   keys.reserve(writes.size());
@@ -431,6 +432,11 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
       }
     }
     DDBD_ASSIGN_OR_RETURN(outcome.new_item, writes[i].compute(outcome.old_item));
+    if (writes[i].check_only) {
+      outcome.new_item = outcome.old_item;
+      outcome.new_size = outcome.old_size;
+      continue;
+    }
     std::string encoded;
     if (outcome.new_item) {
       outcome.new_size = ItemSize(*outcome.new_item);
@@ -464,6 +470,7 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
                                              pending_collections));
     }
   }
+  if (before_commit) DDBD_RETURN_IF_ERROR(before_commit());
   for (auto& [table, entries] : deltas) {
     std::erase_if(entries, [](const auto& entry) {  // e.g. a same-size replace
       return entry.second.item_count == 0 && entry.second.size_bytes == 0;

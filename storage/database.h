@@ -53,6 +53,9 @@ struct ItemWrite {
   // False when `compute` ignores the old item and the caller needs only its size: the old
   // item is then not decoded (`compute` gets nullopt).
   bool needs_old_item = true;
+  // True when `compute` only inspects the item (a transaction's ConditionCheck): what it
+  // returns is ignored and the item is not written.
+  bool check_only = false;
 };
 
 struct WriteOutcome {
@@ -149,8 +152,11 @@ class Database {
   // Items.
   Result<std::optional<Item>> GetItem(const TableDef& table, const PrimaryKey& key);
   // Applies all writes atomically in one batch, holding every item's lock meanwhile.
+  // `before_commit`, when given, runs after every compute and before anything is written; an
+  // error from it aborts the call (a transaction's verdict over all its conditions).
   // REQUIRES: no two writes name the same item.
-  Result<std::vector<WriteOutcome>> WriteItems(std::vector<ItemWrite> writes);
+  Result<std::vector<WriteOutcome>> WriteItems(
+      std::vector<ItemWrite> writes, const std::function<Status()>& before_commit = nullptr);
 
   // Items of one partition in sort-key order (`forward`) or reverse, within `range`, after
   // `exclusive_start` (an ItemKey, in the direction of travel) when given.

@@ -20,6 +20,20 @@ std::string RenderErrorBody(const Error& error) {
     out.Key("Item");
     wire::WriteAttributeMap(out, *error.item());
   }
+  if (!error.cancellation_reasons().empty()) {
+    out.Key("CancellationReasons").BeginArray();
+    for (const CancellationReason& reason : error.cancellation_reasons()) {
+      out.BeginObject();
+      if (reason.item) {
+        out.Key("Item");
+        wire::WriteAttributeMap(out, *reason.item);
+      }
+      out.Key("Code").String(reason.code);
+      if (!reason.message.empty()) out.Key("Message").String(reason.message);
+      out.EndObject();
+    }
+    out.EndArray();
+  }
   out.EndObject();
   return out.Take();
 }

@@ -107,21 +107,53 @@ std::string RenderWriteResponse(const WriteRequest& request, const TableDef& tab
   return out.Take();
 }
 
-Result<std::string> ReplaceItem(OpContext& ctx, const TableDef& table, PrimaryKey key,
-                                std::optional<Item> new_item, const WriteRequest& request) {
-  const bool return_old = request.return_values == ReturnValues::kAllOld;
-  const bool needs_old = return_old || request.expressions.condition != nullptr;
-  const AttributeValue partition = key.partition;
-  DDBD_ASSIGN_OR_RETURN(
-      storage::WriteOutcome outcome,
-      WriteOne(ctx, table, std::move(key),
-               [&](const std::optional<Item>& old) -> Result<std::optional<Item>> {
-                 DDBD_RETURN_IF_ERROR(CheckWriteCondition(request, old));
-                 return new_item;
-               },
-               needs_old));
-  return RenderWriteResponse(request, table, partition, outcome,
-                             return_old ? outcome.old_item : std::optional<Item>());
+PreparedWrite Replacing(std::shared_ptr<const TableDef> table, PrimaryKey key,
+                        WriteRequest request, std::optional<Item> new_item) {
+  PreparedWrite write;
+  write.table = std::move(table);
+  write.key = std::move(key);
+  write.needs_old_item = request.return_values == ReturnValues::kAllOld ||
+                         request.expressions.condition != nullptr;
+  write.request = std::make_shared<const WriteRequest>(std::move(request));
+  write.compute = [request = write.request, item = std::move(new_item)](
+                      const std::optional<Item>& old) -> Result<std::optional<Item>> {
+    DDBD_RETURN_IF_ERROR(CheckWriteCondition(*request, old));
+    return item;
+  };
+  return write;
+}
+
+std::optional<Item> ReturnedAttributes(const WriteRequest& request,
+                                       const storage::WriteOutcome& outcome) {
+  std::vector<expressions::ResolvedPath> updated;
+  if (request.expressions.update) {
+    for (const auto& action : request.expressions.update->actions) {
+      updated.push_back(request.expressions.bindings.Resolve(action.path));
+    }
+  }
+  std::optional<Item> result;
+  switch (request.return_values) {
+    case ReturnValues::kNone: break;
+    case ReturnValues::kAllOld: result = outcome.old_item; break;
+    case ReturnValues::kAllNew: result = outcome.new_item; break;
+    case ReturnValues::kUpdatedOld:
+      if (outcome.old_item) result = expressions::Project(*outcome.old_item, updated);
+      break;
+    case ReturnValues::kUpdatedNew:
+      if (outcome.new_item) result = expressions::Project(*outcome.new_item, updated);
+      break;
+  }
+  if (result && result->empty()) result.reset();
+  return result;
+}
+
+Result<std::string> RunWrite(OpContext& ctx, PreparedWrite write) {
+  const AttributeValue partition = write.key.partition;
+  DDBD_ASSIGN_OR_RETURN(storage::WriteOutcome outcome,
+                        WriteOne(ctx, *write.table, std::move(write.key), std::move(write.compute),
+                                 write.needs_old_item));
+  return RenderWriteResponse(*write.request, *write.table, partition, outcome,
+                             ReturnedAttributes(*write.request, outcome));
 }
 
 }  // namespace ddbd::server::ops

@@ -61,9 +61,33 @@ std::string RenderWriteResponse(const WriteRequest& request, const TableDef& tab
                                 const storage::WriteOutcome& outcome,
                                 const std::optional<Item>& attributes);
 
-// PutItem and DeleteItem: store `new_item` (nullopt deletes) under the request's condition
-// and answer with the old item for ALL_OLD.
-Result<std::string> ReplaceItem(OpContext& ctx, const TableDef& table, PrimaryKey key,
-                                std::optional<Item> new_item, const WriteRequest& request);
+// A single-item write, validated and ready to run: the table, the key, the request's
+// options and the read-modify-write that applies it (its condition included). PutItem,
+// DeleteItem and UpdateItem run one; TransactWriteItems runs several in one batch.
+struct PreparedWrite {
+  std::shared_ptr<const TableDef> table;
+  PrimaryKey key;
+  std::shared_ptr<const WriteRequest> request;
+  std::function<Result<std::optional<Item>>(const std::optional<Item>&)> compute;
+  bool needs_old_item = true;  // as storage::ItemWrite::needs_old_item
+  bool check_only = false;     // a ConditionCheck: nothing is written
+};
+
+// The request bodies of PutItem, DeleteItem and UpdateItem (also the Put, Delete and Update
+// actions of a transaction, which have the same members).
+Result<PreparedWrite> PreparePut(OpContext& ctx, wire::JsonObject body);
+Result<PreparedWrite> PrepareDelete(OpContext& ctx, wire::JsonObject body);
+Result<PreparedWrite> PrepareUpdate(OpContext& ctx, wire::JsonObject body);
+
+// A write that stores `new_item` (nullopt deletes) under the request's condition.
+PreparedWrite Replacing(std::shared_ptr<const TableDef> table, PrimaryKey key,
+                        WriteRequest request, std::optional<Item> new_item);
+
+// The attributes the request's ReturnValues selects from a write's outcome, or nullopt.
+std::optional<Item> ReturnedAttributes(const WriteRequest& request,
+                                       const storage::WriteOutcome& outcome);
+
+// Runs one prepared write and renders its response.
+Result<std::string> RunWrite(OpContext& ctx, PreparedWrite write);
 
 }  // namespace ddbd::server::ops

@@ -71,51 +71,27 @@ Result<std::optional<Item>> ComputeUpdated(const UpdateItemInput& in, const std:
   return std::optional<Item>(std::move(updated));
 }
 
-// The attributes ReturnValues selects, or nullopt for none.
-std::optional<Item> ReturnedAttributes(const WriteRequest& request,
-                                       const storage::WriteOutcome& outcome) {
-  std::vector<expressions::ResolvedPath> updated;
-  if (request.expressions.update) {
-    for (const auto& action : request.expressions.update->actions) {
-      updated.push_back(request.expressions.bindings.Resolve(action.path));
-    }
-  }
-  std::optional<Item> result;
-  switch (request.return_values) {
-    case ReturnValues::kNone: break;
-    case ReturnValues::kAllOld: result = outcome.old_item; break;
-    case ReturnValues::kAllNew: result = outcome.new_item; break;
-    case ReturnValues::kUpdatedOld:
-      if (outcome.old_item) result = expressions::Project(*outcome.old_item, updated);
-      break;
-    case ReturnValues::kUpdatedNew:
-      if (outcome.new_item) result = expressions::Project(*outcome.new_item, updated);
-      break;
-  }
-  if (result && result->empty()) result.reset();
-  return result;
-}
-
 }  // namespace
 
-Result<std::string> UpdateItem(OpContext& ctx, const Request& req) {
-  UpdateItemInput in;
-  DDBD_ASSIGN_OR_RETURN(in.request, ReadWriteRequest(req.body, "Key", "key", in.key,
-                                                     {.condition = true, .update = true},
-                                                     /*only_all_old=*/false));
-  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.request.table_name));
-  in.table = table.get();
-  DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromParameter(*table, in.key));
-  DDBD_RETURN_IF_ERROR(CheckKeyNotUpdated(*table, in.request.expressions));
-  const AttributeValue partition = key.partition;
+Result<PreparedWrite> PrepareUpdate(OpContext& ctx, wire::JsonObject body) {
+  auto in = std::make_shared<UpdateItemInput>();
+  DDBD_ASSIGN_OR_RETURN(in->request, ReadWriteRequest(body, "Key", "key", in->key,
+                                                      {.condition = true, .update = true},
+                                                      /*only_all_old=*/false));
+  PreparedWrite write;
+  DDBD_ASSIGN_OR_RETURN(write.table, ctx.FindTable(in->request.table_name));
+  in->table = write.table.get();
+  DDBD_ASSIGN_OR_RETURN(write.key, KeyFromParameter(*write.table, in->key));
+  DDBD_RETURN_IF_ERROR(CheckKeyNotUpdated(*write.table, in->request.expressions));
+  write.request = std::shared_ptr<const WriteRequest>(in, &in->request);
+  write.compute = [in = std::shared_ptr<const UpdateItemInput>(in)](
+                      const std::optional<Item>& old) { return ComputeUpdated(*in, old); };
+  return write;
+}
 
-  DDBD_ASSIGN_OR_RETURN(
-      storage::WriteOutcome outcome,
-      WriteOne(ctx, *table, std::move(key),
-               [&in](const std::optional<Item>& old) { return ComputeUpdated(in, old); },
-               /*needs_old_item=*/true));
-  return RenderWriteResponse(in.request, *table, partition, outcome,
-                             ReturnedAttributes(in.request, outcome));
+Result<std::string> UpdateItem(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(PreparedWrite write, PrepareUpdate(ctx, req.body));
+  return RunWrite(ctx, std::move(write));
 }
 
 }  // namespace ddbd::server::ops
