@@ -29,6 +29,8 @@ constexpr Operation kOperations[] = {
     {"Scan", ops::Scan, Access::kRead},
     {"SearchVectors", ops::SearchVectors, Access::kRead},
     {"TagResource", ops::TagResource, Access::kAdmin},
+    {"TransactGetItems", ops::TransactGetItems, Access::kRead},
+    {"TransactWriteItems", ops::TransactWriteItems, Access::kWrite},
     {"UntagResource", ops::UntagResource, Access::kAdmin},
     {"UpdateItem", ops::UpdateItem, Access::kWrite},
     {"UpdateTable", ops::UpdateTable, Access::kAdmin},

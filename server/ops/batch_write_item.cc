@@ -92,13 +92,12 @@ Result<BatchWriteInput> ParseBatchWrite(wire::JsonObject body) {
 
 Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(BatchWriteInput in, ParseBatchWrite(req.body));
-  std::vector<std::shared_ptr<const TableDef>> tables;
+  MultiWrite multi;
   std::vector<storage::ItemWrite> writes;
-  std::vector<size_t> table_of_write;
-  std::vector<AttributeValue> partitions;
   std::set<std::string> seen;
   for (size_t t = 0; t < in.tables.size(); ++t) {
     DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.tables[t].table_name));
+    const size_t position = multi.TableIndex(table, in.tables[t].table_name);
     for (auto& request : in.tables[t].requests) {
       PrimaryKey key;
       if (request.put_item) {
@@ -112,53 +111,22 @@ Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
       if (!seen.insert(storage::ItemKey(table->id, key)).second) {
         return Error::Validation("Provided list of item keys contains duplicates");
       }
+      multi.table_of_write.push_back(position);
+      multi.partitions.push_back(key.partition);
       const std::optional<Item>* new_item = &request.put_item;
       writes.push_back({table.get(), std::move(key),
                         [new_item](const std::optional<Item>&) -> Result<std::optional<Item>> {
                           return *new_item;
                         },
                         /*needs_old_item=*/false});
-      table_of_write.push_back(t);
-      partitions.push_back(writes.back().key.partition);
     }
-    tables.push_back(std::move(table));
   }
   DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes)));
 
   wire::JsonWriter out;
   out.BeginObject().Key("UnprocessedItems").BeginObject().EndObject();
-  if (in.capacity != CapacityDetail::kNone) {
-    std::vector<CapacityUse> use(tables.size());
-    for (size_t i = 0; i < outcomes.size(); ++i) {
-      const size_t t = table_of_write[i];
-      use[t].Add(WriteCapacityUse(*tables[t], outcomes[i], in.capacity));
-    }
-    out.Key("ConsumedCapacity").BeginArray();
-    for (size_t t = 0; t < tables.size(); ++t) {
-      WriteConsumedCapacity(out, in.capacity, in.tables[t].table_name, use[t], true);
-    }
-    out.EndArray();
-  }
-  if (in.item_collection_metrics) {
-    bool any = false;
-    for (const auto& outcome : outcomes) any |= outcome.collection_size.has_value();
-    if (any) {
-      out.Key("ItemCollectionMetrics").BeginObject();
-      for (size_t t = 0; t < tables.size(); ++t) {
-        if (std::none_of(tables[t]->indexes.begin(), tables[t]->indexes.end(),
-                         [](const IndexDef& i) { return i.local; })) {
-          continue;
-        }
-        out.Key(in.tables[t].table_name).BeginArray();
-        for (size_t i = 0; i < outcomes.size(); ++i) {
-          if (table_of_write[i] != t || !outcomes[i].collection_size) continue;
-          WriteItemCollectionMetrics(out, *tables[t], partitions[i], *outcomes[i].collection_size);
-        }
-        out.EndArray();
-      }
-      out.EndObject();
-    }
-  }
+  WriteMultiWriteMetrics(out, multi, outcomes, in.capacity, in.item_collection_metrics,
+                         /*unit_factor=*/1);
   out.EndObject();
   return out.Take();
 }

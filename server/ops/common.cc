@@ -230,6 +230,14 @@ void CapacityUse::Add(const CapacityUse& other) {
   for (const auto& [name, bytes] : other.vector_bytes) vector_bytes[name] += bytes;
 }
 
+CapacityUse CapacityUse::Times(double factor) const {
+  CapacityUse scaled = *this;
+  scaled.table_units *= factor;
+  for (auto& [name, units] : scaled.global_indexes) units *= factor;
+  for (auto& [name, units] : scaled.local_indexes) units *= factor;
+  return scaled;
+}
+
 void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
                            std::string_view table_name, const CapacityUse& use, bool is_write) {
   if (detail == CapacityDetail::kNone) return;

@@ -73,6 +73,8 @@ struct CapacityUse {
   std::map<std::string, double> local_indexes;
   std::map<std::string, int64_t> vector_bytes;   // index name → VectorWriteRequestBytes
   void Add(const CapacityUse& other);
+  // Table and index units multiplied by `factor` (transactions cost twice), vector bytes not.
+  CapacityUse Times(double factor) const;
 };
 
 // `table_name` is the name or ARN exactly as the request gave it. CapacityUnits is the sum

@@ -20,6 +20,29 @@ Result<std::optional<Item>> ReadAttributeMap(wire::JsonObject body, std::string_
   return std::optional<Item>(std::move(map));
 }
 
+Result<GetRequest> ReadGetRequest(wire::JsonObject body) {
+  GetRequest in;
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(in.table_name, ReadTableName(body, errors));
+  DDBD_ASSIGN_OR_RETURN(std::optional<Item> key, ReadAttributeMap(body, "Key", "key", errors));
+  DDBD_ASSIGN_OR_RETURN(std::optional<bool> consistent, wire::GetBool(body, "ConsistentRead"));
+  DDBD_ASSIGN_OR_RETURN(in.capacity, ReadReturnConsumedCapacity(body, errors));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  DDBD_ASSIGN_OR_RETURN(in.expressions, ReadExpressions(body, {.projection = true}));
+  in.key = std::move(*key);
+  in.consistent_read = consistent.value_or(false);
+  return in;
+}
+
+void WriteFoundItem(wire::JsonWriter& out, const Item& item, const ExpressionInputs& expressions) {
+  out.Key("Item");
+  if (expressions.projection) {
+    wire::WriteAttributeMap(out, expressions::Project(item, *expressions.projection));
+  } else {
+    wire::WriteAttributeMap(out, item);
+  }
+}
+
 Result<WriteRequest> ReadWriteRequest(wire::JsonObject body, std::string_view map_member,
                                       std::string_view map_path, Item& map,
                                       const ExpressionMembers& expressions, bool only_all_old) {
@@ -154,6 +177,54 @@ Result<std::string> RunWrite(OpContext& ctx, PreparedWrite write) {
                                  write.needs_old_item));
   return RenderWriteResponse(*write.request, *write.table, partition, outcome,
                              ReturnedAttributes(*write.request, outcome));
+}
+
+size_t MultiWrite::TableIndex(std::shared_ptr<const TableDef> table, std::string_view name) {
+  for (size_t t = 0; t < tables.size(); ++t) {
+    if (tables[t]->id == table->id) return t;
+  }
+  tables.push_back(std::move(table));
+  table_names.push_back(name);
+  return tables.size() - 1;
+}
+
+void WriteMultiWriteMetrics(wire::JsonWriter& out, const MultiWrite& writes,
+                            const std::vector<storage::WriteOutcome>& outcomes,
+                            CapacityDetail capacity, bool item_collection_metrics,
+                            double unit_factor) {
+  const auto& tables = writes.tables;
+  if (capacity != CapacityDetail::kNone) {
+    std::vector<CapacityUse> use(tables.size());
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+      const size_t t = writes.table_of_write[i];
+      use[t].Add(WriteCapacityUse(*tables[t], outcomes[i], capacity).Times(unit_factor));
+    }
+    out.Key("ConsumedCapacity").BeginArray();
+    for (size_t t = 0; t < tables.size(); ++t) {
+      WriteConsumedCapacity(out, capacity, writes.table_names[t], use[t], true);
+    }
+    out.EndArray();
+  }
+  if (!item_collection_metrics ||
+      std::none_of(outcomes.begin(), outcomes.end(),
+                   [](const auto& outcome) { return outcome.collection_size.has_value(); })) {
+    return;
+  }
+  out.Key("ItemCollectionMetrics").BeginObject();
+  for (size_t t = 0; t < tables.size(); ++t) {
+    if (std::none_of(tables[t]->indexes.begin(), tables[t]->indexes.end(),
+                     [](const IndexDef& i) { return i.local; })) {
+      continue;
+    }
+    out.Key(writes.table_names[t]).BeginArray();
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+      if (writes.table_of_write[i] != t || !outcomes[i].collection_size) continue;
+      WriteItemCollectionMetrics(out, *tables[t], writes.partitions[i],
+                                 *outcomes[i].collection_size);
+    }
+    out.EndArray();
+  }
+  out.EndObject();
 }
 
 }  // namespace ddbd::server::ops

@@ -21,6 +21,19 @@ Result<std::optional<Item>> ReadAttributeMap(wire::JsonObject body, std::string_
                                              std::string_view path,
                                              wire::ConstraintErrors& errors);
 
+// GetItem's members (also a transaction's Get action, without ConsistentRead).
+struct GetRequest {
+  std::string_view table_name;
+  Item key;
+  ExpressionInputs expressions;
+  bool consistent_read = false;
+  CapacityDetail capacity = CapacityDetail::kNone;
+};
+Result<GetRequest> ReadGetRequest(wire::JsonObject body);
+
+// The "Item" member of a read's response: `item`, projected when the request asks to.
+void WriteFoundItem(wire::JsonWriter& out, const Item& item, const ExpressionInputs& expressions);
+
 // The members of PutItem, DeleteItem and UpdateItem besides the item or key.
 struct WriteRequest {
   std::string_view table_name;
@@ -89,5 +102,24 @@ std::optional<Item> ReturnedAttributes(const WriteRequest& request,
 
 // Runs one prepared write and renders its response.
 Result<std::string> RunWrite(OpContext& ctx, PreparedWrite write);
+
+// The writes of a multi-item operation (BatchWriteItem, TransactWriteItems) by table, for
+// its response: the tables in the order of their first write, each named as the request
+// named it, and for every write its table's position and its partition key.
+struct MultiWrite {
+  std::vector<std::string_view> table_names;
+  std::vector<std::shared_ptr<const TableDef>> tables;
+  std::vector<size_t> table_of_write;
+  std::vector<AttributeValue> partitions;
+  // The position of `table` (named `name` by the request), added when new.
+  size_t TableIndex(std::shared_ptr<const TableDef> table, std::string_view name);
+};
+
+// ConsumedCapacity (one entry per table, units × `unit_factor`) and ItemCollectionMetrics
+// (per table with LSIs) of a multi-item write, as members of the response object.
+void WriteMultiWriteMetrics(wire::JsonWriter& out, const MultiWrite& writes,
+                            const std::vector<storage::WriteOutcome>& outcomes,
+                            CapacityDetail capacity, bool item_collection_metrics,
+                            double unit_factor);
 
 }  // namespace ddbd::server::ops

@@ -28,6 +28,8 @@ DDBD_OPERATION(Query);
 DDBD_OPERATION(Scan);
 DDBD_OPERATION(SearchVectors);
 DDBD_OPERATION(TagResource);
+DDBD_OPERATION(TransactGetItems);
+DDBD_OPERATION(TransactWriteItems);
 DDBD_OPERATION(UntagResource);
 DDBD_OPERATION(UpdateItem);
 DDBD_OPERATION(UpdateTable);

@@ -1,0 +1,234 @@
+"""TransactWriteItems and TransactGetItems through boto3 and raw HTTP: all-or-nothing writes,
+DynamoDB's cancellation reasons and validation messages, index maintenance, capacity, and
+consistency under concurrent transfers."""
+import json
+import threading
+
+import pytest
+
+from conftest import raw_call
+
+
+def make_accounts(ddb, name, balances):
+    ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                     KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"},
+                                           {"AttributeName": "owner", "AttributeType": "S"}],
+                     GlobalSecondaryIndexes=[{
+                         "IndexName": "ByOwner", "Projection": {"ProjectionType": "ALL"},
+                         "KeySchema": [{"AttributeName": "owner", "KeyType": "HASH"}]}])
+    for account, balance in balances.items():
+        ddb.put_item(TableName=name, Item={"id": {"S": account}, "owner": {"S": "ann"},
+                                           "bal": {"N": str(balance)}})
+
+
+def transfer(table, source, target, amount):
+    values = {":v": {"N": str(amount)}}
+    return [
+        {"Update": {"TableName": table, "Key": {"id": {"S": source}},
+                    "UpdateExpression": "SET bal = bal - :v", "ConditionExpression": "bal >= :v",
+                    "ExpressionAttributeValues": values}},
+        {"Update": {"TableName": table, "Key": {"id": {"S": target}},
+                    "UpdateExpression": "SET bal = bal + :v", "ExpressionAttributeValues": values}},
+    ]
+
+
+def balances(ddb, table):
+    items = ddb.scan(TableName=table, ConsistentRead=True)["Items"]
+    return {item["id"]["S"]: int(item["bal"]["N"]) for item in items if "N" in item.get("bal", {})}
+
+
+def cancellation(call):
+    with pytest.raises(Exception) as raised:
+        call()
+    response = raised.value.response
+    assert response["Error"]["Code"] == "TransactionCanceledException"
+    return response["Error"]["Message"], response["CancellationReasons"]
+
+
+def test_a_transfer_applies_every_action(ddb):
+    make_accounts(ddb, "TxTransfer", {"a": 100, "b": 0})
+    answer = ddb.transact_write_items(
+        TransactItems=transfer("TxTransfer", "a", "b", 30) + [
+            {"Put": {"TableName": "TxTransfer", "Item": {"id": {"S": "log#1"}, "owner": {"S": "ann"}},
+                     "ConditionExpression": "attribute_not_exists(id)"}}],
+        ReturnConsumedCapacity="INDEXES")
+    # Transactional writes cost two units per KB and item: three small items, each also
+    # written to the ALL-projecting index.
+    assert answer["ConsumedCapacity"] == [{
+        "TableName": "TxTransfer", "CapacityUnits": 12.0, "WriteCapacityUnits": 12.0,
+        "Table": {"CapacityUnits": 6.0, "WriteCapacityUnits": 6.0},
+        "GlobalSecondaryIndexes": {"ByOwner": {"CapacityUnits": 6.0, "WriteCapacityUnits": 6.0}}}]
+    assert balances(ddb, "TxTransfer") == {"a": 70, "b": 30}
+    owned = ddb.query(TableName="TxTransfer", IndexName="ByOwner",
+                      KeyConditionExpression="#o = :o", ExpressionAttributeNames={"#o": "owner"},
+                      ExpressionAttributeValues={":o": {"S": "ann"}})["Items"]
+    assert sorted(item["id"]["S"] for item in owned) == ["a", "b", "log#1"]
+
+
+def test_a_failed_condition_cancels_everything(ddb):
+    make_accounts(ddb, "TxCancel", {"a": 10, "b": 0, "c": 3})
+    actions = transfer("TxCancel", "a", "b", 50)
+    actions[0]["Update"]["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
+    actions.append({"Delete": {"TableName": "TxCancel", "Key": {"id": {"S": "c"}}}})
+    actions.append({"ConditionCheck": {"TableName": "TxCancel", "Key": {"id": {"S": "nobody"}},
+                                       "ConditionExpression": "attribute_exists(id)"}})
+    message, reasons = cancellation(lambda: ddb.transact_write_items(TransactItems=actions))
+    assert message == ("Transaction cancelled, please refer cancellation reasons for specific "
+                       "reasons [ConditionalCheckFailed, None, None, ConditionalCheckFailed]")
+    assert reasons == [
+        {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed",
+         "Item": {"id": {"S": "a"}, "owner": {"S": "ann"}, "bal": {"N": "10"}}},
+        {"Code": "None"},
+        {"Code": "None"},
+        {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"},
+    ]
+    assert balances(ddb, "TxCancel") == {"a": 10, "b": 0, "c": 3}
+
+
+def test_a_runtime_validation_error_cancels_with_its_message(ddb):
+    make_accounts(ddb, "TxInvalid", {"a": 1})
+    ddb.put_item(TableName="TxInvalid", Item={"id": {"S": "text"}, "bal": {"S": "many"}})
+    actions = [
+        {"Put": {"TableName": "TxInvalid", "Item": {"id": {"S": "new"}}}},
+        {"Update": {"TableName": "TxInvalid", "Key": {"id": {"S": "text"}},
+                    "UpdateExpression": "SET bal = bal + :one",
+                    "ExpressionAttributeValues": {":one": {"N": "1"}}}},
+    ]
+    message, reasons = cancellation(lambda: ddb.transact_write_items(TransactItems=actions))
+    assert message.endswith("[None, ValidationError]")
+    assert reasons == [{"Code": "None"},
+                       {"Code": "ValidationError",
+                        "Message": "An operand in the update expression has an incorrect data type"}]
+    assert "new" not in balances(ddb, "TxInvalid") and ddb.get_item(
+        TableName="TxInvalid", Key={"id": {"S": "new"}}).get("Item") is None
+
+
+def test_condition_checks_alone_write_nothing(ddb):
+    make_accounts(ddb, "TxChecks", {"a": 5})
+    answer = ddb.transact_write_items(TransactItems=[
+        {"ConditionCheck": {"TableName": "TxChecks", "Key": {"id": {"S": "a"}},
+                            "ConditionExpression": "bal = :five",
+                            "ExpressionAttributeValues": {":five": {"N": "5"}}}}])
+    assert "ConsumedCapacity" not in answer
+    assert balances(ddb, "TxChecks") == {"a": 5}
+
+
+def test_transact_get_items(ddb):
+    make_accounts(ddb, "TxGet", {"a": 1, "b": 2})
+    answer = ddb.transact_get_items(TransactItems=[
+        {"Get": {"TableName": "TxGet", "Key": {"id": {"S": "b"}}, "ProjectionExpression": "#b",
+                 "ExpressionAttributeNames": {"#b": "bal"}}},
+        {"Get": {"TableName": "TxGet", "Key": {"id": {"S": "missing"}}}},
+        {"Get": {"TableName": "TxGet", "Key": {"id": {"S": "a"}}}},
+    ], ReturnConsumedCapacity="TOTAL")
+    assert answer["Responses"] == [{"Item": {"bal": {"N": "2"}}}, {},
+                                   {"Item": {"id": {"S": "a"}, "owner": {"S": "ann"},
+                                             "bal": {"N": "1"}}}]
+    # Two units per transactional read of up to 4 KB, three reads.
+    assert answer["ConsumedCapacity"] == [{"TableName": "TxGet", "CapacityUnits": 6.0,
+                                           "ReadCapacityUnits": 6.0}]
+
+
+def error_of(server, operation, body):
+    status, _, data = raw_call(server.endpoint, operation, body)
+    parsed = json.loads(data)
+    return status, parsed["__type"].split("#")[1], parsed.get("message", parsed.get("Message"))
+
+
+@pytest.mark.parametrize("operation, body, message", [
+    ("TransactWriteItems", {},
+     "1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: "
+     "Member must not be null"),
+    ("TransactWriteItems", {"TransactItems": []},
+     "1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: "
+     "Member must have length greater than or equal to 1"),
+    ("TransactWriteItems",
+     {"TransactItems": [{"ConditionCheck": {"TableName": "TxErrors", "Key": {"id": {"S": str(i)}},
+                                            "ConditionExpression": "attribute_exists(id)"}}
+                        for i in range(101)]},
+     "1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: "
+     "Member must have length less than or equal to 100"),
+    ("TransactWriteItems", {"TransactItems": [{}]},
+     "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request"),
+    ("TransactWriteItems",
+     {"TransactItems": [{"Put": {"TableName": "TxErrors", "Item": {"id": {"S": "a"}}},
+                         "Delete": {"TableName": "TxErrors", "Key": {"id": {"S": "a"}}}}]},
+     "TransactItems can only contain one of Check, Put, Update or Delete"),
+    ("TransactWriteItems",
+     {"TransactItems": [{"Put": {"TableName": "TxErrors", "Item": {"id": {"S": "a"}}}},
+                        {"Delete": {"TableName": "TxErrors", "Key": {"id": {"S": "a"}}}}]},
+     "Transaction request cannot include multiple operations on one item"),
+    ("TransactWriteItems",
+     {"TransactItems": [{"Put": {"TableName": "TxErrors", "Item": {"id": {"S": "a"}}}},
+                        {"ConditionCheck": {"TableName": "TxErrors", "Key": {"id": {"S": "b"}}}}]},
+     "1 validation error detected: Value null at "
+     "'transactItems.2.member.conditionCheck.conditionExpression' failed to satisfy constraint: "
+     "Member must not be null"),
+    ("TransactWriteItems",
+     {"TransactItems": [{"Put": {"TableName": "TxErrors", "Item": {"nokey": {"S": "a"}}}}]},
+     "One or more parameter values were invalid: Missing the key id in the item"),
+    ("TransactWriteItems",
+     {"TransactItems": [{"Put": {"TableName": "TxErrors", "Item": {"id": {"S": "a"}}}}],
+      "ClientRequestToken": "x" * 37},
+     "1 validation error detected: Value '" + "x" * 37 + "' at 'clientRequestToken' failed to "
+     "satisfy constraint: Member must have length less than or equal to 36"),
+    ("TransactGetItems", {"TransactItems": [{}]},
+     "1 validation error detected: Value null at 'transactItems.1.member.get' failed to satisfy "
+     "constraint: Member must not be null"),
+    ("TransactGetItems",
+     {"TransactItems": [{"Get": {"TableName": "TxErrors", "Key": {"id": {"S": "a"}}}},
+                        {"Get": {"TableName": "TxErrors", "Key": {"id": {"S": "a"}}}}]},
+     "Transaction request cannot include multiple operations on one item"),
+])
+def test_malformed_transactions_are_refused(server, ddb, operation, body, message):
+    if "TxErrors" not in ddb.list_tables()["TableNames"]:
+        make_accounts(ddb, "TxErrors", {})
+    assert error_of(server, operation, body) == (400, "ValidationException", message)
+    assert ddb.scan(TableName="TxErrors")["Items"] == []
+
+
+def test_missing_tables(server):
+    body = {"TransactItems": [{"Put": {"TableName": "TxNowhere", "Item": {"id": {"S": "a"}}}}]}
+    assert error_of(server, "TransactWriteItems", body) == (
+        400, "ResourceNotFoundException", "Requested resource not found")
+
+
+def test_concurrent_transfers_keep_the_total_and_reads_see_whole_transactions(server, ddb):
+    accounts = {f"acct{i}": 1000 for i in range(6)}
+    make_accounts(ddb, "TxConcurrent", accounts)
+    names = sorted(accounts)
+    failures = []
+
+    def mover(seed):
+        client = server.client()
+        for step in range(60):
+            source = names[(seed + step) % len(names)]
+            target = names[(seed + 2 * step + 1) % len(names)]
+            if source == target:
+                continue
+            try:
+                client.transact_write_items(TransactItems=transfer("TxConcurrent", source, target,
+                                                                   (step % 7) + 1))
+            except client.exceptions.TransactionCanceledException:
+                pass  # an overdrawn source: nothing applied
+
+    def auditor():
+        client = server.client()
+        for _ in range(60):
+            answer = client.transact_get_items(TransactItems=[
+                {"Get": {"TableName": "TxConcurrent", "Key": {"id": {"S": name}}}} for name in names])
+            total = sum(int(response["Item"]["bal"]["N"]) for response in answer["Responses"])
+            if total != 6000:
+                failures.append(total)
+
+    threads = [threading.Thread(target=mover, args=(seed,)) for seed in range(3)]
+    threads.append(threading.Thread(target=auditor))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    final = balances(ddb, "TxConcurrent")
+    assert sum(final.values()) == 6000
+    assert final != accounts  # money did move
