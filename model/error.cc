@@ -32,6 +32,12 @@ constexpr ErrorInfo kErrors[] = {
     {ErrorCode::kTransactionCanceled,
      "com.amazonaws.dynamodb.v20120810#TransactionCanceledException", 400,
      MessageMember::kUpperCase},
+    {ErrorCode::kTransactionInProgress,
+     "com.amazonaws.dynamodb.v20120810#TransactionInProgressException", 400,
+     MessageMember::kUpperCase},
+    {ErrorCode::kIdempotentParameterMismatch,
+     "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", 400,
+     MessageMember::kUpperCase},
     {ErrorCode::kItemCollectionSizeLimitExceeded,
      "com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException", 400,
      MessageMember::kLowerCase},
@@ -97,6 +103,14 @@ Error Error::TransactionCanceled(std::vector<CancellationReason> reasons) {
   Error error(ErrorCode::kTransactionCanceled, std::move(message));
   error.reasons_ = std::make_shared<const std::vector<CancellationReason>>(std::move(reasons));
   return error;
+}
+
+Error Error::TransactionInProgress(std::string message) {
+  return Error(ErrorCode::kTransactionInProgress, std::move(message));
+}
+
+Error Error::IdempotentParameterMismatch(std::string message) {
+  return Error(ErrorCode::kIdempotentParameterMismatch, std::move(message));
 }
 
 const std::vector<CancellationReason>& Error::cancellation_reasons() const {

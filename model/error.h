@@ -24,10 +24,12 @@ enum class ErrorCode : uint8_t {
   kLimitExceeded,
   kConditionalCheckFailed,
   kTransactionCanceled,
+  kTransactionInProgress,
+  kIdempotentParameterMismatch,
   kItemCollectionSizeLimitExceeded,
   kInternal,
 };
-inline constexpr size_t kErrorCodeCount = 11;
+inline constexpr size_t kErrorCodeCount = 13;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -66,6 +68,8 @@ class Error {
   static Error Internal(std::string message = "Internal server error");
   // One reason per action of the transaction, in request order.
   static Error TransactionCanceled(std::vector<CancellationReason> reasons);
+  static Error TransactionInProgress(std::string message);
+  static Error IdempotentParameterMismatch(std::string message);
 
   Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
 

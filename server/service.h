@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "index/index_entries.h"
+#include "server/client_tokens.h"
 #include "server/ttl_sweeper.h"
 #include "server/vector_indexes.h"
 #include "storage/catalog.h"
@@ -74,6 +75,8 @@ class Service {
   // Deletes expired items of tables with Time to Live enabled; main starts it once serving
   // and stops it before the database is flushed and closed.
   TtlSweeper& ttl() { return ttl_; }
+  // TransactWriteItems' ClientRequestTokens of the last ten minutes.
+  ClientTokens& client_tokens() { return client_tokens_; }
   // Has `maintainer` keep the in-memory vector indexes current and starts filling them from
   // storage in the background, attaching the graphs a clean shutdown saved in `graph_dir`
   // (on-disk databases). REQUIRES: called once, before serving.
@@ -93,6 +96,7 @@ class Service {
   std::unique_ptr<VectorIndexes> vectors_;  // outlives the background work below
   std::optional<std::string> graph_dir_;
   TtlSweeper ttl_;
+  ClientTokens client_tokens_;
   std::mutex background_mutex_;
   std::vector<std::thread> background_;
 };

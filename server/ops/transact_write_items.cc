@@ -18,6 +18,7 @@ constexpr size_t kMaxTokenLength = 36;
 
 struct TransactWriteInput {
   std::vector<wire::JsonObject> actions;
+  std::optional<std::string_view> token;  // ClientRequestToken
   CapacityDetail capacity = CapacityDetail::kNone;
   bool item_collection_metrics = false;
 };
@@ -28,10 +29,10 @@ Result<TransactWriteInput> ReadTransactWrite(wire::JsonObject body) {
   DDBD_ASSIGN_OR_RETURN(auto items, wire::GetArray(body, "TransactItems"));
   DDBD_ASSIGN_OR_RETURN(in.capacity, ReadReturnConsumedCapacity(body, errors));
   DDBD_ASSIGN_OR_RETURN(in.item_collection_metrics, ReadReturnItemCollectionMetrics(body, errors));
-  DDBD_ASSIGN_OR_RETURN(auto token, wire::GetString(body, "ClientRequestToken"));
-  if (token && token->empty()) errors.LengthAtLeast(*token, "clientRequestToken", 1);
-  if (token && token->size() > kMaxTokenLength) {
-    errors.LengthAtMost(*token, "clientRequestToken", kMaxTokenLength);
+  DDBD_ASSIGN_OR_RETURN(in.token, wire::GetString(body, "ClientRequestToken"));
+  if (in.token && in.token->empty()) errors.LengthAtLeast(*in.token, "clientRequestToken", 1);
+  if (in.token && in.token->size() > kMaxTokenLength) {
+    errors.LengthAtMost(*in.token, "clientRequestToken", kMaxTokenLength);
   }
   if (!items) {
     errors.NotNull("transactItems");
@@ -106,10 +107,8 @@ std::optional<CancellationReason> ReasonFor(const Error& error) {
   }
 }
 
-}  // namespace
-
-Result<std::string> TransactWriteItems(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(TransactWriteInput in, ReadTransactWrite(req.body));
+// Validates and applies the transaction; its answer.
+Result<std::string> RunTransaction(OpContext& ctx, const TransactWriteInput& in) {
   std::vector<PreparedWrite> prepared;
   for (size_t i = 0; i < in.actions.size(); ++i) {
     DDBD_ASSIGN_OR_RETURN(PreparedWrite write, PrepareAction(ctx, in.actions[i], i));
@@ -161,6 +160,21 @@ Result<std::string> TransactWriteItems(OpContext& ctx, const Request& req) {
                          /*unit_factor=*/2);
   out.EndObject();
   return out.Take();
+}
+
+}  // namespace
+
+Result<std::string> TransactWriteItems(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(TransactWriteInput in, ReadTransactWrite(req.body));
+  if (!in.token) return RunTransaction(ctx, in);
+  ClientTokens& tokens = ctx.service().client_tokens();
+  const std::string scope(ctx.scope()), token(*in.token);
+  DDBD_ASSIGN_OR_RETURN(std::optional<std::string> earlier,
+                        tokens.Begin(scope, token, std::string(simdjson::minify(req.body))));
+  if (earlier) return *earlier;
+  Result<std::string> answer = RunTransaction(ctx, in);
+  tokens.Finish(scope, token, answer.ok() ? std::optional<std::string>(*answer) : std::nullopt);
+  return answer;
 }
 
 }  // namespace ddbd::server::ops

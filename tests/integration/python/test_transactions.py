@@ -232,3 +232,25 @@ def test_concurrent_transfers_keep_the_total_and_reads_see_whole_transactions(se
     final = balances(ddb, "TxConcurrent")
     assert sum(final.values()) == 6000
     assert final != accounts  # money did move
+
+
+def test_a_client_request_token_makes_a_retry_change_nothing(ddb):
+    make_accounts(ddb, "TxTokens", {"a": 100, "b": 0})
+    once = transfer("TxTokens", "a", "b", 10)
+    ddb.transact_write_items(TransactItems=once, ClientRequestToken="retry-1")
+    ddb.transact_write_items(TransactItems=once, ClientRequestToken="retry-1")
+    assert balances(ddb, "TxTokens") == {"a": 90, "b": 10}
+
+    with pytest.raises(ddb.exceptions.IdempotentParameterMismatchException):
+        ddb.transact_write_items(TransactItems=transfer("TxTokens", "a", "b", 20),
+                                 ClientRequestToken="retry-1")
+    assert balances(ddb, "TxTokens") == {"a": 90, "b": 10}
+
+    # A cancelled request leaves its token free: the retry runs.
+    too_much = transfer("TxTokens", "b", "a", 50)
+    with pytest.raises(ddb.exceptions.TransactionCanceledException):
+        ddb.transact_write_items(TransactItems=too_much, ClientRequestToken="retry-2")
+    ddb.put_item(TableName="TxTokens", Item={"id": {"S": "b"}, "owner": {"S": "ann"},
+                                             "bal": {"N": "60"}})
+    ddb.transact_write_items(TransactItems=too_much, ClientRequestToken="retry-2")
+    assert balances(ddb, "TxTokens") == {"a": 140, "b": 10}
