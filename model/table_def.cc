@@ -1,6 +1,9 @@
 // Small helpers of TableDef.
 #include "model/table_def.h"
 
+#include <cstdio>
+#include <ctime>
+
 namespace ddbd {
 
 std::string_view KeyAttributeTypeName(KeyAttributeType type) {
@@ -46,6 +49,31 @@ const IndexDef* TableDef::FindIndexById(uint64_t index_id) const {
 
 std::string TableDef::Arn() const {
   return "arn:aws:dynamodb:" + region + ":" + std::string(kAccountId) + ":table/" + name;
+}
+
+std::string TableDef::StreamArn(const StreamSpec& stream) const {
+  return Arn() + "/stream/" + stream.Label();
+}
+
+std::string_view StreamViewTypeName(StreamViewType type) {
+  switch (type) {
+    case StreamViewType::kKeysOnly: return "KEYS_ONLY";
+    case StreamViewType::kNewImage: return "NEW_IMAGE";
+    case StreamViewType::kOldImage: return "OLD_IMAGE";
+    case StreamViewType::kNewAndOldImages: return "NEW_AND_OLD_IMAGES";
+  }
+  return "?";
+}
+
+std::string StreamSpec::Label() const {
+  const std::time_t seconds = static_cast<std::time_t>(created_ms / 1000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[40];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                static_cast<int>(created_ms % 1000));
+  return text;
 }
 
 }  // namespace ddbd

@@ -114,6 +114,22 @@ struct IndexDef {
   friend bool operator==(const IndexDef&, const IndexDef&) = default;
 };
 
+// DynamoDB Streams: what each record of a stream carries besides the item's keys.
+enum class StreamViewType : uint8_t { kKeysOnly = 1, kNewImage = 2, kOldImage = 3, kNewAndOldImages = 4 };
+std::string_view StreamViewTypeName(StreamViewType type);
+
+// One stream of a table. Enabling a table's stream creates a new one (a new ARN); disabling
+// it leaves it readable, DISABLED.
+struct StreamSpec {
+  uint64_t id = 0;         // storage id of its records
+  StreamViewType view_type = StreamViewType::kKeysOnly;
+  int64_t created_ms = 0;  // its label (and so its ARN) derive from this
+  bool enabled = true;
+  // The label DynamoDB gives: the creation time, "2026-11-30T02:41:45.123" (UTC).
+  std::string Label() const;
+  friend bool operator==(const StreamSpec&, const StreamSpec&) = default;
+};
+
 struct TableDef {
   uint64_t id = 0;      // storage id, unique for the lifetime of the database
   std::string scope;    // isolation namespace; empty when tables are shared
@@ -137,8 +153,16 @@ struct TableDef {
   // Time to Live: the attribute holding each item's expiry (epoch seconds) while TTL is
   // enabled; nullopt while it is disabled.
   std::optional<std::string> ttl_attribute;
+  // Every stream the table has had, oldest first; the last one is the current stream.
+  std::vector<StreamSpec> streams;
 
   std::string Arn() const;
+  // The ARN of one of its streams.
+  std::string StreamArn(const StreamSpec& stream) const;
+  // The current stream when it is enabled, else nullptr.
+  const StreamSpec* EnabledStream() const {
+    return !streams.empty() && streams.back().enabled ? &streams.back() : nullptr;
+  }
   // Any index by name (GSI, LSI or vector index).
   const IndexDef* FindIndex(std::string_view index_name) const;
   const IndexDef* FindIndexById(uint64_t index_id) const;

@@ -37,21 +37,45 @@ constexpr Operation kOperations[] = {
     {"UpdateTimeToLive", ops::UpdateTimeToLive, Access::kAdmin},
 };
 
-constexpr bool IsSorted() {
-  for (size_t i = 1; i < std::size(kOperations); ++i) {
-    if (!(kOperations[i - 1].name < kOperations[i].name)) return false;
+// The DynamoDB Streams API, a service of its own with its own target prefix.
+constexpr Operation kStreamOperations[] = {
+    {"DescribeStream", ops::DescribeStream, Access::kRead},
+    {"GetRecords", ops::GetRecords, Access::kRead},
+    {"GetShardIterator", ops::GetShardIterator, Access::kRead},
+    {"ListStreams", ops::ListStreams, Access::kRead},
+};
+
+template <size_t N>
+constexpr bool IsSorted(const Operation (&table)[N]) {
+  for (size_t i = 1; i < N; ++i) {
+    if (!(table[i - 1].name < table[i].name)) return false;
   }
   return true;
 }
-static_assert(IsSorted(), "kOperations must stay sorted by name");
+static_assert(IsSorted(kOperations), "kOperations must stay sorted by name");
+static_assert(IsSorted(kStreamOperations), "kStreamOperations must stay sorted by name");
+
+template <size_t N>
+const Operation* Lookup(const Operation (&table)[N], std::string_view name) {
+  auto it = std::lower_bound(std::begin(table), std::end(table), name,
+                             [](const Operation& op, std::string_view n) { return op.name < n; });
+  if (it == std::end(table) || it->name != name) return nullptr;
+  return &*it;
+}
+
+constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810.";
+constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
 
 }  // namespace
 
-const Operation* FindOperation(std::string_view name) {
-  auto it = std::lower_bound(std::begin(kOperations), std::end(kOperations), name,
-                             [](const Operation& op, std::string_view n) { return op.name < n; });
-  if (it == std::end(kOperations) || it->name != name) return nullptr;
-  return &*it;
+const Operation* FindOperation(std::string_view target) {
+  if (target.substr(0, kDynamoDbPrefix.size()) == kDynamoDbPrefix) {
+    return Lookup(kOperations, target.substr(kDynamoDbPrefix.size()));
+  }
+  if (target.substr(0, kStreamsPrefix.size()) == kStreamsPrefix) {
+    return Lookup(kStreamOperations, target.substr(kStreamsPrefix.size()));
+  }
+  return nullptr;
 }
 
 Result<std::string> Dispatch(const Operation& operation, OpContext& ctx, const Request& req) {

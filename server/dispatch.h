@@ -1,4 +1,4 @@
-// The dispatch table: operation name → handler. Entry points: FindOperation, Dispatch.
+// The dispatch tables: X-Amz-Target → handler. Entry points: FindOperation, Dispatch.
 #pragma once
 
 #include <string>
@@ -18,8 +18,9 @@ struct Operation {
   Access access;
 };
 
-// nullptr for an operation ddbd does not know.
-const Operation* FindOperation(std::string_view name);
+// The operation an X-Amz-Target names ("DynamoDB_20120810.<Op>" or, for the Streams API,
+// "DynamoDBStreams_20120810.<Op>"); nullptr for one ddbd does not know.
+const Operation* FindOperation(std::string_view target);
 
 // Runs one operation; a C++ exception escaping a handler is a bug, logged and answered with
 // InternalServerError.

@@ -101,6 +101,7 @@ Result<uint64_t> TtlSweeper::SweepTable(const TableDef& table, int64_t now_ms) {
       storage::ItemWrite write;
       write.table = &table;
       write.key = std::move(key);
+      write.by_ttl = true;
       // An item changed meanwhile so that it no longer expires (or gone) is left alone: the
       // failed condition writes nothing.
       write.compute = [&](const std::optional<Item>& old) -> Result<std::optional<Item>> {

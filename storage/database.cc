@@ -3,6 +3,7 @@
 // operator inside each item write's batch, so they are exactly as durable as the items.
 #include "storage/database.h"
 
+
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
@@ -35,6 +36,8 @@ constexpr char kStatsPrefix = 'S';
 // C table-id ‖ enc(pk) → size of one item collection (tables with LSIs), a stats entry of id 0.
 constexpr char kCollectionPrefix = 'C';
 constexpr std::string_view kNextTableIdKey = "N";
+// The last stream sequence number issued: written with every batch that appends records.
+constexpr std::string_view kStreamSequenceKey = "Q";
 constexpr std::string_view kItemsFamily = "items";
 constexpr std::string_view kIndexesFamily = "indexes";
 
@@ -191,6 +194,11 @@ struct Database::Impl {
   std::mutex table_id_mutex;
   uint64_t next_table_id = 1;
 
+  // Held from numbering a batch's stream records until the batch is written, so records
+  // become visible in sequence order.
+  std::mutex stream_mutex;
+  uint64_t stream_sequence = 0;  // the last number issued
+
   mutable std::shared_mutex stats_mutex;
   std::unordered_map<uint64_t, std::unique_ptr<LiveStats>> stats;
 
@@ -273,6 +281,14 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   impl->items = handles[1];
   impl->indexes = handles[2];
 
+  std::string last_sequence;
+  status = raw->Get(rocksdb::ReadOptions(), impl->catalog, kStreamSequenceKey, &last_sequence);
+  if (status.ok()) {
+    impl->stream_sequence = ByteReader(last_sequence).FixedBigEndian64();
+  } else if (!status.IsNotFound()) {
+    return StorageError(status);
+  }
+
   std::string next_id;
   status = raw->Get(rocksdb::ReadOptions(), impl->catalog, kNextTableIdKey, &next_id);
   if (status.ok()) {
@@ -343,6 +359,9 @@ Status Database::DropTable(const TableDef& table) {
     batch.DeleteRange(impl_->indexes, TablePrefix(index.id), TablePrefix(index.id + 1));
   }
   batch.DeleteRange(impl_->catalog, CollectionPrefix(table.id), CollectionPrefix(table.id + 1));
+  for (const auto& stream : table.streams) {
+    batch.DeleteRange(impl_->indexes, TablePrefix(stream.id), TablePrefix(stream.id + 1));
+  }
   rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
   if (!status.ok()) return StorageError(status);
   std::unique_lock lock(impl_->stats_mutex);
@@ -385,6 +404,34 @@ Result<std::optional<Item>> Database::GetItem(const TableDef& table, const Prima
   return std::optional<Item>(std::move(item));
 }
 
+namespace {
+
+// The record `write` adds to `stream`: the item's keys and the images the view type asks
+// for (`new_bytes`, `old_bytes`: the stored encodings of the new and old item).
+std::string StreamRecordFor(const TableDef& table, const StreamSpec& stream,
+                            const ItemWrite& write, const WriteOutcome& outcome,
+                            std::string_view new_bytes, std::string_view old_bytes,
+                            int64_t now_ms) {
+  Item keys;
+  keys.emplace(table.partition_key.name, write.key.partition);
+  if (table.sort_key && write.key.sort) keys.emplace(table.sort_key->name, *write.key.sort);
+  const StreamEvent event = !outcome.existed  ? StreamEvent::kInsert
+                            : outcome.new_item ? StreamEvent::kModify
+                                               : StreamEvent::kRemove;
+  const StreamViewType view = stream.view_type;
+  const bool wants_new =
+      view == StreamViewType::kNewImage || view == StreamViewType::kNewAndOldImages;
+  const bool wants_old =
+      view == StreamViewType::kOldImage || view == StreamViewType::kNewAndOldImages;
+  const std::string_view new_image = wants_new && outcome.new_item ? new_bytes : "";
+  const std::string_view old_image = wants_old && outcome.existed ? old_bytes : "";
+  const size_t size = ItemSize(keys) + (new_image.empty() ? 0 : outcome.new_size) +
+                      (old_image.empty() ? 0 : outcome.old_size);
+  return EncodeStreamRecord(event, now_ms, write.by_ttl, keys, new_image, old_image, size);
+}
+
+}  // namespace
+
 Result<std::vector<WriteOutcome>> Database::WriteItems(
     std::vector<ItemWrite> writes, const std::function<Status()>& before_commit) {
   std::vector<std::string> keys;
@@ -407,6 +454,11 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(
   std::map<uint64_t, StatsEntries> deltas;
   std::map<std::string, int64_t> pending_collections;  // collection key → size so far
   std::vector<VectorEntryChange> vector_changes;
+  // Stream records of the batch: (stream id, encoded record), numbered at commit.
+  std::vector<std::pair<uint64_t, std::string>> stream_records;
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
   uint64_t table_id = 0;  // the table of the write being prepared
   auto add_delta = [&](uint64_t id, TableStats delta) {
     TableStats& total = deltas[table_id][id];
@@ -451,6 +503,18 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(
         vector_changes[c].table = indexed_table;
       }
     }
+    if (const StreamSpec* stream = writes[i].table->EnabledStream()) {
+      const std::string_view old_bytes = outcome.existed
+                                             ? std::string_view(stored.data(), stored.size())
+                                             : std::string_view();
+      // DynamoDB records nothing for a write that leaves the item as it was.
+      if ((outcome.new_item || outcome.existed) &&
+          !(outcome.new_item && outcome.existed && old_bytes == encoded)) {
+        stream_records.emplace_back(stream->id,
+                                    StreamRecordFor(*writes[i].table, *stream, writes[i], outcome,
+                                                    encoded, old_bytes, now_ms));
+      }
+    }
     if (outcome.new_item) {
       batch.Put(impl_->items, keys[i], encoded);
     } else if (outcome.existed) {
@@ -471,6 +535,16 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(
     }
   }
   if (before_commit) DDBD_RETURN_IF_ERROR(before_commit());
+  std::unique_lock<std::mutex> stream_lock;
+  if (!stream_records.empty()) {
+    stream_lock = std::unique_lock(impl_->stream_mutex);
+    for (auto& [stream_id, record] : stream_records) {
+      batch.Put(impl_->indexes, StreamRecordKey(stream_id, ++impl_->stream_sequence), record);
+    }
+    std::string last;
+    ByteWriter(last).FixedBigEndian64(impl_->stream_sequence);
+    batch.Put(impl_->catalog, kStreamSequenceKey, last);
+  }
   for (auto& [table, entries] : deltas) {
     std::erase_if(entries, [](const auto& entry) {  // e.g. a same-size replace
       return entry.second.item_count == 0 && entry.second.size_bytes == 0;
@@ -728,6 +802,33 @@ Status Database::ForEachIndexEntry(uint64_t index_id,
 }
 
 uint64_t Database::LatestSequence() const { return impl_->db->GetLatestSequenceNumber(); }
+
+Result<std::vector<StreamRecord>> Database::ReadStream(uint64_t stream_id, uint64_t after,
+                                                       size_t limit) {
+  std::vector<StreamRecord> records;
+  const std::string end = TablePrefix(stream_id + 1);
+  rocksdb::ReadOptions options;
+  rocksdb::Slice upper(end);
+  options.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(options, impl_->indexes));
+  const size_t prefix = TablePrefix(stream_id).size();
+  for (it->Seek(StreamRecordKey(stream_id, after + 1)); it->Valid() && records.size() < limit;
+       it->Next()) {
+    const std::string_view key(it->key().data(), it->key().size());
+    const uint64_t sequence = ByteReader(key.substr(prefix)).FixedBigEndian64();
+    DDBD_ASSIGN_OR_RETURN(StreamRecord record,
+                          DecodeStreamRecord(sequence, std::string_view(it->value().data(),
+                                                                        it->value().size())));
+    records.push_back(std::move(record));
+  }
+  if (!it->status().ok()) return StorageError(it->status());
+  return records;
+}
+
+uint64_t Database::LastStreamSequence() {
+  std::lock_guard lock(impl_->stream_mutex);
+  return impl_->stream_sequence;
+}
 
 Status Database::Flush() {
   // Nothing outlives an in-memory database, so there is nothing to make durable.

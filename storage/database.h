@@ -20,6 +20,7 @@
 #include "model/attribute_value.h"
 #include "model/result.h"
 #include "model/table_def.h"
+#include "storage/stream_records.h"
 
 namespace rocksdb {
 class WriteBatch;
@@ -56,6 +57,8 @@ struct ItemWrite {
   // True when `compute` only inspects the item (a transaction's ConditionCheck): what it
   // returns is ignored and the item is not written.
   bool check_only = false;
+  // A Time to Live deletion: its stream record names the service as its author.
+  bool by_ttl = false;
 };
 
 struct WriteOutcome {
@@ -198,6 +201,15 @@ class Database {
   // The sequence number of the last write: equal at two moments only if nothing was written
   // in between (also across a restart).
   uint64_t LatestSequence() const;
+
+  // Streams. Every write to a table whose current stream is enabled appends a record to it
+  // in the write's own batch (none when the item does not change). Records are numbered
+  // across all streams in commit order.
+  // Records of stream `stream_id` numbered above `after`, at most `limit` of them.
+  Result<std::vector<StreamRecord>> ReadStream(uint64_t stream_id, uint64_t after, size_t limit);
+  // The number of the last record of any stream: a reader starting after it sees only
+  // changes made from now on.
+  uint64_t LastStreamSequence();
 
   // Syncs the WAL and writes the memtables out (on disk only); called on clean shutdown, so
   // that the next start-up has no log to replay.

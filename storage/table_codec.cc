@@ -28,6 +28,7 @@ enum Field : uint64_t {
   kIndex = 18,  // repeated: a nested record of IndexField
   kOnDemand = 19,  // written only when a maximum is set
   kTtlAttribute = 20,  // written only while Time to Live is enabled
+  kStream = 21,        // repeated, oldest first
 };
 
 // Stored on disk: never renumber.
@@ -260,6 +261,15 @@ std::string EncodeTableDef(const TableDef& t) {
   for (const auto& index : t.indexes) fields.Put(kIndex, EncodeIndex(index));
   if (t.on_demand.IsSet()) fields.Put(kOnDemand, EncodeOnDemand(t.on_demand));
   if (t.ttl_attribute) fields.Put(kTtlAttribute, *t.ttl_attribute);
+  for (const auto& stream : t.streams) {
+    std::string payload;
+    ByteWriter w(payload);
+    w.Varint(stream.id);
+    w.Byte(static_cast<uint8_t>(stream.view_type));
+    w.SignedVarint(stream.created_ms);
+    w.Byte(stream.enabled ? 1 : 0);
+    fields.Put(kStream, payload);
+  }
   return out;
 }
 
@@ -324,6 +334,17 @@ Result<TableDef> DecodeTableDef(std::string_view bytes) {
       case kTtlAttribute:
         t.ttl_attribute = std::string(payload);
         break;
+      case kStream: {
+        StreamSpec stream;
+        stream.id = in.Varint();
+        const uint8_t view = in.Byte();
+        if (view < 1 || view > 4) ok = false;
+        stream.view_type = static_cast<StreamViewType>(view);
+        stream.created_ms = in.SignedVarint();
+        stream.enabled = in.Byte() != 0;
+        t.streams.push_back(stream);
+        break;
+      }
       case kSse:
         t.sse.enabled = in.Bytes() == "1";
         t.sse.sse_type = std::string(in.Bytes());

@@ -19,7 +19,6 @@ namespace {
 
 constexpr std::string_view kJson10 = "application/x-amz-json-1.0";
 constexpr std::string_view kJson = "application/json";
-constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr size_t kMaxBodyBytes = 16 * 1024 * 1024;
 
 std::string_view MediaType(std::string_view content_type) {
@@ -110,11 +109,7 @@ HttpReply Route(Service& service, HttpRequest& request) {
     }
   }
 
-  std::string_view target = request.target;
-  if (target.substr(0, kTargetPrefix.size()) != kTargetPrefix) {
-    return ErrorReply(reply_type, Error::UnknownOperation());
-  }
-  const Operation* operation = FindOperation(target.substr(kTargetPrefix.size()));
+  const Operation* operation = FindOperation(request.target);
   if (!operation) return ErrorReply(reply_type, Error::UnknownOperation());
 
   if (service.options().require_authentication && request.authorization.empty()) {

@@ -45,13 +45,6 @@ Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body)
   DDBD_ASSIGN_OR_RETURN(auto tags, ReadTags(body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   if (tags) in.tags = std::move(*tags);
-  DDBD_ASSIGN_OR_RETURN(auto stream, wire::GetObject(body, "StreamSpecification"));
-  if (stream) {
-    DDBD_ASSIGN_OR_RETURN(auto enabled, wire::GetBool(*stream, "StreamEnabled"));
-    if (enabled.value_or(false)) {
-      return Error::Validation("Streams are not supported by this version of ddbd yet");
-    }
-  }
   return in;
 }
 
@@ -134,6 +127,14 @@ Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
                         CheckIndexes(definition.partition_key, definition.sort_key,
                                      definition.attribute_definitions, definition.billing_mode,
                                      in.global_indexes, in.local_indexes, in.vector_indexes));
+  if (in.settings.stream) {
+    uint64_t stream_id = 0;
+    if (in.settings.stream->enabled) {
+      DDBD_ASSIGN_OR_RETURN(stream_id, ctx.catalog().AllocateId());
+    }
+    DDBD_RETURN_IF_ERROR(ApplyStream(*in.settings.stream, /*on_create=*/true, stream_id,
+                                     definition.creation_time_ms, definition));
+  }
   const bool delayed = TransientStatuses(ctx);
   if (delayed) {
     definition.status = TableStatus::kCreating;

@@ -2,8 +2,6 @@
 #include "server/ops/table_description.h"
 
 namespace ddbd::server::ops {
-namespace {
-
 void WriteKeySchema(wire::JsonWriter& out, const TableDef& table) {
   out.BeginArray();
   out.BeginObject()
@@ -18,6 +16,8 @@ void WriteKeySchema(wire::JsonWriter& out, const TableDef& table) {
   }
   out.EndArray();
 }
+
+namespace {
 
 void WriteThroughput(wire::JsonWriter& out, const TableDef& table) {
   const Throughput& t = table.throughput;
@@ -211,6 +211,16 @@ void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
         .Key("SSEType").String(table.sse.sse_type)
         .Key("KMSMasterKeyArn").String(table.sse.kms_master_key_id)
         .EndObject();
+  }
+  if (const StreamSpec* stream = table.EnabledStream()) {
+    out.Key("StreamSpecification").BeginObject()
+        .Key("StreamEnabled").Bool(true)
+        .Key("StreamViewType").String(StreamViewTypeName(stream->view_type))
+        .EndObject();
+  }
+  if (!table.streams.empty()) {  // a disabled stream stays the latest one
+    out.Key("LatestStreamLabel").String(table.streams.back().Label());
+    out.Key("LatestStreamArn").String(table.StreamArn(table.streams.back()));
   }
   WriteIndexes(out, table, /*local=*/true, index_stats);
   WriteIndexes(out, table, /*local=*/false, index_stats);

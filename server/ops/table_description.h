@@ -22,4 +22,7 @@ void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
 
 std::string_view TableStatusName(TableStatus status);
 
+// A table's KeySchema array ([{AttributeName, KeyType}], HASH first).
+void WriteKeySchema(wire::JsonWriter& out, const TableDef& table);
+
 }  // namespace ddbd::server::ops

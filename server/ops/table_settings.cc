@@ -156,6 +156,49 @@ void ApplyOnDemand(const OnDemandInput& in, OnDemandThroughput& on_demand) {
   if (in.max_write) on_demand.max_write_request_units = *in.max_write;
 }
 
+Result<std::optional<StreamInput>> ReadStreamSpecification(wire::JsonObject body,
+                                              wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto spec, wire::GetObject(body, "StreamSpecification"));
+  if (!spec) return std::optional<StreamInput>();
+  StreamInput in;
+  DDBD_ASSIGN_OR_RETURN(auto enabled, wire::GetBool(*spec, "StreamEnabled"));
+  if (!enabled) errors.NotNull("streamSpecification.streamEnabled");
+  in.enabled = enabled.value_or(false);
+  DDBD_ASSIGN_OR_RETURN(auto view, ReadEnum(*spec, "StreamViewType", "streamSpecification.streamViewType",
+                                            {"NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES",
+                                             "KEYS_ONLY"},
+                                            errors));
+  if (view == "NEW_IMAGE") in.view_type = StreamViewType::kNewImage;
+  if (view == "OLD_IMAGE") in.view_type = StreamViewType::kOldImage;
+  if (view == "NEW_AND_OLD_IMAGES") in.view_type = StreamViewType::kNewAndOldImages;
+  if (view == "KEYS_ONLY") in.view_type = StreamViewType::kKeysOnly;
+  return std::optional<StreamInput>(in);
+}
+
+Status ApplyStream(const StreamInput& in, bool on_create, uint64_t new_stream_id, int64_t now_ms,
+                   TableDef& table) {
+  if (in.enabled && !in.view_type) {
+    return Error::Validation("One or more parameter values were invalid: If stream is being "
+                             "enabled then UpdateViewType is required");
+  }
+  if (!in.enabled && in.view_type) {
+    return Error::Validation("One or more parameter values were invalid: If stream is being "
+                             "disabled, then UpdateViewType must not be specified");
+  }
+  if (in.enabled) {
+    if (table.EnabledStream()) {
+      return Error::Validation("Table already has an enabled stream: TableName: " + table.name);
+    }
+    table.streams.push_back(StreamSpec{new_stream_id, *in.view_type, now_ms, true});
+  } else if (!on_create) {
+    if (!table.EnabledStream()) {
+      return Error::Validation("Table has no stream to disable: TableName: " + table.name);
+    }
+    table.streams.back().enabled = false;
+  }
+  return OkStatus();
+}
+
 Result<TableSettingsInput> ReadTableSettings(wire::JsonObject body, std::string_view region,
                                              wire::ConstraintErrors& errors) {
   TableSettingsInput in;
@@ -166,6 +209,7 @@ Result<TableSettingsInput> ReadTableSettings(wire::JsonObject body, std::string_
   DDBD_ASSIGN_OR_RETURN(in.throughput, ReadThroughput(body, errors));
   DDBD_ASSIGN_OR_RETURN(in.on_demand, ReadOnDemandThroughput(body));
   DDBD_ASSIGN_OR_RETURN(in.sse, ReadSse(body, region, errors));
+  DDBD_ASSIGN_OR_RETURN(in.stream, ReadStreamSpecification(body, errors));
   DDBD_ASSIGN_OR_RETURN(in.table_class, ReadEnum(body, "TableClass", "tableClass",
                                                  {"STANDARD", "STANDARD_INFREQUENT_ACCESS"},
                                                  errors));

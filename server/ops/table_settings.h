@@ -35,6 +35,12 @@ Status CheckOnDemand(const OnDemandInput& in, BillingMode mode, OnDemandSite sit
 // Sets the members the request gave, leaving the others as they were (UpdateTable merges).
 void ApplyOnDemand(const OnDemandInput& in, OnDemandThroughput& on_demand);
 
+// StreamSpecification as sent.
+struct StreamInput {
+  bool enabled = false;
+  std::optional<StreamViewType> view_type;
+};
+
 struct TableSettingsInput {
   std::optional<BillingMode> billing_mode;
   std::optional<ThroughputInput> throughput;
@@ -42,10 +48,17 @@ struct TableSettingsInput {
   std::optional<SseDescription> sse;
   std::optional<std::string_view> table_class;
   std::optional<bool> deletion_protection;
+  std::optional<StreamInput> stream;
 };
 
-// Reads BillingMode, ProvisionedThroughput, OnDemandThroughput, SSESpecification, TableClass and
-// DeletionProtectionEnabled; envelope violations go to `errors`.
+// DynamoDB's rules for a StreamSpecification and its effect: enabling starts a new stream
+// (id `new_stream_id`, created `now_ms`), disabling ends the current one. `on_create`:
+// CreateTable, where there is no stream to refuse a change against.
+Status ApplyStream(const StreamInput& in, bool on_create, uint64_t new_stream_id, int64_t now_ms,
+                   TableDef& table);
+
+// Reads BillingMode, ProvisionedThroughput, OnDemandThroughput, SSESpecification, TableClass,
+// DeletionProtectionEnabled and StreamSpecification; envelope violations go to `errors`.
 Result<TableSettingsInput> ReadTableSettings(wire::JsonObject body, std::string_view region,
                                              wire::ConstraintErrors& errors);
 

@@ -17,6 +17,7 @@ struct UpdateTableInput {
   std::vector<AttributeDefinition> attribute_definitions;
   std::vector<IndexUpdateInput> index_updates;
   std::vector<VectorIndexUpdateInput> vector_updates;
+  uint64_t new_stream_id = 0;  // allocated when the request enables a stream
 };
 
 Result<UpdateTableInput> ParseUpdateTable(OpContext& ctx, wire::JsonObject body) {
@@ -29,15 +30,13 @@ Result<UpdateTableInput> ParseUpdateTable(OpContext& ctx, wire::JsonObject body)
   DDBD_ASSIGN_OR_RETURN(in.index_updates, ReadIndexUpdates(body, errors));
   DDBD_ASSIGN_OR_RETURN(in.vector_updates, ReadVectorIndexUpdates(body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  for (std::string_view member : {"StreamSpecification", "ReplicaUpdates"}) {
-    if (wire::Member(body, member)) {
-      return Error::Validation(std::string(member) +
-                               " is not supported by this version of ddbd yet");
-    }
+  if (wire::Member(body, "ReplicaUpdates")) {
+    return Error::Validation("ReplicaUpdates is not supported by this version of ddbd yet");
   }
   const TableSettingsInput& s = in.settings;
   if (!s.billing_mode && !s.throughput && !s.on_demand && !s.sse && !s.table_class &&
-      !s.deletion_protection && in.index_updates.empty() && in.vector_updates.empty()) {
+      !s.deletion_protection && !s.stream && in.index_updates.empty() &&
+      in.vector_updates.empty()) {
     return Error::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
@@ -105,6 +104,9 @@ Result<IndexChanges> ApplyUpdate(OpContext& ctx, const UpdateTableInput& in, Tab
   if (s.deletion_protection) table.deletion_protection = *s.deletion_protection;
   if (s.table_class) table.table_class = std::string(*s.table_class);
   if (s.sse) table.sse = *s.sse;
+  if (s.stream) {
+    DDBD_RETURN_IF_ERROR(ApplyStream(*s.stream, /*on_create=*/false, in.new_stream_id, now, table));
+  }
   // A delete aimed at the index being created is not a second online operation: it gets
   // the vector index's own refusal instead.
   size_t vector_actions = 0;
@@ -125,6 +127,9 @@ Result<IndexChanges> ApplyUpdate(OpContext& ctx, const UpdateTableInput& in, Tab
 Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(UpdateTableInput in, ParseUpdateTable(ctx, req.body));
   DDBD_ASSIGN_OR_RETURN(auto current, ctx.FindTableForControl(in.table_name));
+  if (in.settings.stream && in.settings.stream->enabled) {
+    DDBD_ASSIGN_OR_RETURN(in.new_stream_id, ctx.catalog().AllocateId());
+  }
   const bool delayed = TransientStatuses(ctx);
   IndexChanges changes;
   // Read, checked and changed under the catalog's lock: a backfill finishing or a delayed
