@@ -21,6 +21,9 @@ Number SecondsOf(int64_t ms) {
   return Number::Parse(text).value();
 }
 
+// DynamoDB keeps stream records for 24 hours.
+constexpr int64_t kStreamRetentionMs = int64_t{24} * 3600 * 1000;
+
 // How many expired keys one table's pass collects before deleting them: the scan reads a
 // snapshot, so deleting in between is safe, and memory stays bounded on huge tables.
 constexpr size_t kKeysPerRound = 1000;
@@ -80,6 +83,9 @@ void TtlSweeper::Run() {
 Result<uint64_t> TtlSweeper::SweepOnce(int64_t now_ms) {
   uint64_t deleted = 0;
   for (const auto& table : catalog_.AllTables()) {
+    for (const StreamSpec& stream : table->streams) {
+      DDBD_RETURN_IF_ERROR(db_.TrimStream(stream.id, now_ms - kStreamRetentionMs));
+    }
     if (!table->ttl_attribute || table->status != TableStatus::kActive) continue;
     {
       std::lock_guard lock(mutex_);

@@ -9,6 +9,8 @@
 // long (large tables) the pause after one grows to 20 times its duration: the sweeper never
 // takes more than about 5 % of a core.
 //
+// The same passes expire stream records after DynamoDB's 24 hours.
+//
 // Entry points: IsExpired, TtlSweeper::{Start, Wake, SweepOnce, Stop}.
 #pragma once
 
@@ -45,7 +47,8 @@ class TtlSweeper {
   void Wake();
   // One pass over every table with TTL enabled, at time `now_ms`: deletes the items expired
   // then (re-checked under each item's lock, so a concurrent update that extends an item's
-  // life wins). Returns the number of items deleted.
+  // life wins), and the stream records older than 24 hours. Returns the number of items
+  // deleted.
   Result<uint64_t> SweepOnce(int64_t now_ms);
   // Ends the background passes (waits for the current one). Idempotent.
   void Stop();

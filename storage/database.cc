@@ -825,6 +825,30 @@ Result<std::vector<StreamRecord>> Database::ReadStream(uint64_t stream_id, uint6
   return records;
 }
 
+Result<uint64_t> Database::TrimStream(uint64_t stream_id, int64_t before_ms) {
+  uint64_t trimmed = 0;
+  uint64_t last = 0;
+  for (;;) {
+    DDBD_ASSIGN_OR_RETURN(auto records, ReadStream(stream_id, last, 256));
+    bool done = records.empty();
+    for (const StreamRecord& record : records) {
+      if (record.time_ms >= before_ms) {
+        done = true;  // records are in time order: the rest are younger
+        break;
+      }
+      last = record.sequence;
+      ++trimmed;
+    }
+    if (done) break;
+  }
+  if (trimmed == 0) return trimmed;
+  rocksdb::Status status = impl_->db->DeleteRange(impl_->write_options, impl_->indexes,
+                                                  StreamRecordKey(stream_id, 0),
+                                                  StreamRecordKey(stream_id, last + 1));
+  if (!status.ok()) return StorageError(status);
+  return trimmed;
+}
+
 uint64_t Database::LastStreamSequence() {
   std::lock_guard lock(impl_->stream_mutex);
   return impl_->stream_sequence;

@@ -210,6 +210,9 @@ class Database {
   // The number of the last record of any stream: a reader starting after it sees only
   // changes made from now on.
   uint64_t LastStreamSequence();
+  // Removes the records of stream `stream_id` written before `before_ms` (DynamoDB keeps
+  // stream records for 24 hours). Returns how many went.
+  Result<uint64_t> TrimStream(uint64_t stream_id, int64_t before_ms);
 
   // Syncs the WAL and writes the memtables out (on disk only); called on clean shutdown, so
   // that the next start-up has no log to replay.
