@@ -22,6 +22,8 @@ constexpr ErrorInfo kErrors[] = {
     {ErrorCode::kResourceNotFound,
      "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", 400,
      MessageMember::kLowerCase},
+    {ErrorCode::kTableNotFound, "com.amazonaws.dynamodb.v20120810#TableNotFoundException", 400,
+     MessageMember::kLowerCase},
     {ErrorCode::kResourceInUse, "com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400,
      MessageMember::kLowerCase},
     {ErrorCode::kLimitExceeded, "com.amazonaws.dynamodb.v20120810#LimitExceededException", 400,
@@ -70,6 +72,9 @@ Error Error::MissingAuthenticationToken() {
 }
 Error Error::ResourceNotFound(std::string message) {
   return Error(ErrorCode::kResourceNotFound, std::move(message));
+}
+Error Error::TableNotFound(std::string message) {
+  return Error(ErrorCode::kTableNotFound, std::move(message));
 }
 Error Error::ResourceInUse(std::string message) {
   return Error(ErrorCode::kResourceInUse, std::move(message));

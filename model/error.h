@@ -20,6 +20,7 @@ enum class ErrorCode : uint8_t {
   kUnknownOperation,
   kMissingAuthenticationToken,
   kResourceNotFound,
+  kTableNotFound,
   kResourceInUse,
   kLimitExceeded,
   kConditionalCheckFailed,
@@ -29,7 +30,7 @@ enum class ErrorCode : uint8_t {
   kItemCollectionSizeLimitExceeded,
   kInternal,
 };
-inline constexpr size_t kErrorCodeCount = 13;
+inline constexpr size_t kErrorCodeCount = 14;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -61,6 +62,8 @@ class Error {
   static Error UnknownOperation();
   static Error MissingAuthenticationToken();
   static Error ResourceNotFound(std::string message = "Requested resource not found");
+  // The backup APIs' way of saying a table does not exist.
+  static Error TableNotFound(std::string message);
   static Error ResourceInUse(std::string message);
   static Error LimitExceeded(std::string message);
   static Error ConditionalCheckFailed(std::shared_ptr<const Item> old_item = nullptr);

@@ -155,6 +155,10 @@ struct TableDef {
   std::optional<std::string> ttl_attribute;
   // Every stream the table has had, oldest first; the last one is the current stream.
   std::vector<StreamSpec> streams;
+  // Point-in-time recovery (UpdateContinuousBackups): when it was enabled (0 while it is
+  // disabled) and the recovery period in days.
+  int64_t pitr_enabled_ms = 0;
+  int64_t pitr_recovery_days = 35;
 
   std::string Arn() const;
   // The ARN of one of its streams.

@@ -29,6 +29,7 @@ enum Field : uint64_t {
   kOnDemand = 19,  // written only when a maximum is set
   kTtlAttribute = 20,  // written only while Time to Live is enabled
   kStream = 21,        // repeated, oldest first
+  kPitr = 22,          // written only while point-in-time recovery is enabled
 };
 
 // Stored on disk: never renumber.
@@ -261,6 +262,13 @@ std::string EncodeTableDef(const TableDef& t) {
   for (const auto& index : t.indexes) fields.Put(kIndex, EncodeIndex(index));
   if (t.on_demand.IsSet()) fields.Put(kOnDemand, EncodeOnDemand(t.on_demand));
   if (t.ttl_attribute) fields.Put(kTtlAttribute, *t.ttl_attribute);
+  if (t.pitr_enabled_ms != 0) {
+    std::string payload;
+    ByteWriter w(payload);
+    w.SignedVarint(t.pitr_enabled_ms);
+    w.SignedVarint(t.pitr_recovery_days);
+    fields.Put(kPitr, payload);
+  }
   for (const auto& stream : t.streams) {
     std::string payload;
     ByteWriter w(payload);
@@ -333,6 +341,10 @@ Result<TableDef> DecodeTableDef(std::string_view bytes) {
         break;
       case kTtlAttribute:
         t.ttl_attribute = std::string(payload);
+        break;
+      case kPitr:
+        t.pitr_enabled_ms = in.SignedVarint();
+        t.pitr_recovery_days = in.SignedVarint();
         break;
       case kStream: {
         StreamSpec stream;

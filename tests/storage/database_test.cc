@@ -149,6 +149,8 @@ TEST(TableCodecTest, RoundTripsEveryField) {
   table.tags = {{"env", "dev"}, {"team", ""}};
   table.on_demand = {900, -1};
   table.ttl_attribute = "expiresAt";
+  table.pitr_enabled_ms = 1700000000555;
+  table.pitr_recovery_days = 7;
   table.streams = {{50, StreamViewType::kOldImage, 1700000000123, false},
                    {51, StreamViewType::kNewAndOldImages, 1700000000999, true}};
   IndexDef global;
