@@ -828,8 +828,9 @@ Result<std::vector<StreamRecord>> Database::ReadStream(uint64_t stream_id, uint6
 Result<uint64_t> Database::TrimStream(uint64_t stream_id, int64_t before_ms) {
   uint64_t trimmed = 0;
   uint64_t last = 0;
-  for (;;) {
-    DDBD_ASSIGN_OR_RETURN(auto records, ReadStream(stream_id, last, 256));
+  // Usually nothing is old enough: look at the first record alone before reading on.
+  for (size_t batch = 1;; batch = 256) {
+    DDBD_ASSIGN_OR_RETURN(auto records, ReadStream(stream_id, last, batch));
     bool done = records.empty();
     for (const StreamRecord& record : records) {
       if (record.time_ms >= before_ms) {
