@@ -1,5 +1,5 @@
 // CreateTable: validate a table definition the way DynamoDB does and store it.
-// Streams are declared by later work; until then they are refused.
+// A StreamSpecification creates the table with its first stream (see table_settings.h).
 #include <random>
 
 #include "server/ops/index_declarations.h"
