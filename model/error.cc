@@ -31,6 +31,8 @@ constexpr ErrorInfo kErrors[] = {
     {ErrorCode::kConditionalCheckFailed,
      "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException", 400,
      MessageMember::kLowerCase},
+    {ErrorCode::kDuplicateItem, "com.amazonaws.dynamodb.v20120810#DuplicateItemException", 400,
+     MessageMember::kLowerCase},
     {ErrorCode::kTransactionCanceled,
      "com.amazonaws.dynamodb.v20120810#TransactionCanceledException", 400,
      MessageMember::kUpperCase},
@@ -92,6 +94,10 @@ Error Error::ItemCollectionSizeLimitExceeded() {
   return Error(ErrorCode::kItemCollectionSizeLimitExceeded,
                "Item collection size limit exceeded. Reduce the size of the item collection, or "
                "remove the LSI.");
+}
+
+Error Error::DuplicateItem() {
+  return Error(ErrorCode::kDuplicateItem, "Duplicate primary key exists in table");
 }
 
 Error Error::Internal(std::string message) {

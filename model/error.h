@@ -24,13 +24,14 @@ enum class ErrorCode : uint8_t {
   kResourceInUse,
   kLimitExceeded,
   kConditionalCheckFailed,
+  kDuplicateItem,
   kTransactionCanceled,
   kTransactionInProgress,
   kIdempotentParameterMismatch,
   kItemCollectionSizeLimitExceeded,
   kInternal,
 };
-inline constexpr size_t kErrorCodeCount = 14;
+inline constexpr size_t kErrorCodeCount = 15;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -68,6 +69,8 @@ class Error {
   static Error LimitExceeded(std::string message);
   static Error ConditionalCheckFailed(std::shared_ptr<const Item> old_item = nullptr);
   static Error ItemCollectionSizeLimitExceeded();
+  // PartiQL's INSERT of an item that exists.
+  static Error DuplicateItem();
   static Error Internal(std::string message = "Internal server error");
   // One reason per action of the transaction, in request order.
   static Error TransactionCanceled(std::vector<CancellationReason> reasons);

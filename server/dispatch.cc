@@ -22,6 +22,7 @@ constexpr Operation kOperations[] = {
     {"DescribeLimits", ops::DescribeLimits, Access::kRead},
     {"DescribeTable", ops::DescribeTable, Access::kRead},
     {"DescribeTimeToLive", ops::DescribeTimeToLive, Access::kRead},
+    {"ExecuteStatement", ops::ExecuteStatement, Access::kWrite},
     {"GetItem", ops::GetItem, Access::kRead},
     {"ListTables", ops::ListTables, Access::kRead},
     {"ListTagsOfResource", ops::ListTagsOfResource, Access::kRead},

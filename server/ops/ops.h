@@ -22,6 +22,7 @@ DDBD_OPERATION(DescribeLimits);
 DDBD_OPERATION(DescribeStream);
 DDBD_OPERATION(DescribeTable);
 DDBD_OPERATION(DescribeTimeToLive);
+DDBD_OPERATION(ExecuteStatement);
 DDBD_OPERATION(GetItem);
 DDBD_OPERATION(GetRecords);
 DDBD_OPERATION(GetShardIterator);
