@@ -12,6 +12,7 @@ namespace ddbd::server {
 namespace {
 
 constexpr Operation kOperations[] = {
+    {"BatchExecuteStatement", ops::BatchExecuteStatement, Access::kWrite},
     {"BatchGetItem", ops::BatchGetItem, Access::kRead},
     {"BatchWriteItem", ops::BatchWriteItem, Access::kWrite},
     {"CreateTable", ops::CreateTable, Access::kAdmin},
@@ -23,6 +24,7 @@ constexpr Operation kOperations[] = {
     {"DescribeTable", ops::DescribeTable, Access::kRead},
     {"DescribeTimeToLive", ops::DescribeTimeToLive, Access::kRead},
     {"ExecuteStatement", ops::ExecuteStatement, Access::kWrite},
+    {"ExecuteTransaction", ops::ExecuteTransaction, Access::kWrite},
     {"GetItem", ops::GetItem, Access::kRead},
     {"ListTables", ops::ListTables, Access::kRead},
     {"ListTagsOfResource", ops::ListTagsOfResource, Access::kRead},

@@ -4,7 +4,9 @@
 // DELETE an UpdateItem/DeleteItem of the item the WHERE names by its whole key, which must
 // exist. The statement is translated (partiql.h) and handed to the operation as the request
 // an SDK would send, so every rule, limit and message of that operation applies.
+#include <algorithm>
 #include <cctype>
+#include <functional>
 
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
@@ -276,22 +278,64 @@ Result<KeyedTarget> TargetOf(OpContext& ctx, const PartiqlStatement& st) {
   return target;
 }
 
-// UPDATE and DELETE: {} or, with RETURNING, the returned attributes as the only item.
-Result<std::string> RunKeyedWrite(OpContext& ctx, const ExecuteInput& in, const PartiqlStatement& st) {
+// The UpdateItem/DeleteItem request (or transaction action) of an UPDATE or DELETE.
+Result<std::string> KeyedWriteRequest(OpContext& ctx, const PartiqlStatement& st,
+                                      const std::function<void(wire::JsonWriter&)>& options) {
   DDBD_ASSIGN_OR_RETURN(KeyedTarget target, TargetOf(ctx, st));
   InnerRequest request(st.table);
   request.out().Key("Key");
   wire::WriteAttributeMap(request.out(), target.key);
   if (!st.returning.empty()) request.out().Key("ReturnValues").String(st.returning);
-  PassOptions(in, request.out());
+  options(request.out());
   request.Expression("UpdateExpression", st.update);
   request.Expression("ConditionExpression", target.condition);
-  const bool update = st.kind == PartiqlStatement::Kind::kUpdate;
-  DDBD_ASSIGN_OR_RETURN(std::string answer, Call(ctx, update ? ops::UpdateItem : ops::DeleteItem,
-                                                 request.Finish(st)));
-  simdjson::dom::parser parser;
+  return request.Finish(st);
+}
+
+// The PutItem request (or transaction action) of an INSERT: it must not overwrite.
+Result<std::string> InsertRequest(OpContext& ctx, const PartiqlStatement& st,
+                                  const std::function<void(wire::JsonWriter&)>& options) {
+  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(st.table));
+  PartiqlStatement with_key = st;
+  with_key.names["#pk"] = table->partition_key.name;
+  InnerRequest request(st.table);
+  request.out().Key("Item");
+  wire::WriteAttributeMap(request.out(), st.item->map());
+  options(request.out());
+  request.Expression("ConditionExpression", "attribute_not_exists(#pk)");
+  return request.Finish(with_key);
+}
+
+// The GetItem request (or transaction Get) of a SELECT that names one item by its key.
+Result<std::string> GetRequest(OpContext& ctx, const PartiqlStatement& st, bool consistent) {
+  if (st.index) return Error::Validation("Index reads are not allowed here: " + *st.index);
+  DDBD_ASSIGN_OR_RETURN(KeyedTarget target, TargetOf(ctx, st));
+  if (target.condition.find(" AND ") != std::string::npos) {
+    return Error::Validation("Only key equalities are allowed in the WHERE clause of this read");
+  }
+  InnerRequest request(st.table);
+  request.out().Key("Key");
+  wire::WriteAttributeMap(request.out(), target.key);
+  if (consistent) request.out().Key("ConsistentRead").Bool(true);
+  request.Expression("ProjectionExpression", st.projection);
+  return request.Finish(st);
+}
+
+Result<wire::JsonValue> ParseAnswer(simdjson::dom::parser& parser, const std::string& answer) {
   simdjson::dom::element root;
   if (parser.parse(answer).get(root) != simdjson::SUCCESS) return Error::Internal();
+  return root;
+}
+
+// UPDATE and DELETE: {} or, with RETURNING, the returned attributes as the only item.
+Result<std::string> RunKeyedWrite(OpContext& ctx, const ExecuteInput& in, const PartiqlStatement& st) {
+  DDBD_ASSIGN_OR_RETURN(std::string request,
+                        KeyedWriteRequest(ctx, st, [&](wire::JsonWriter& out) { PassOptions(in, out); }));
+  const bool update = st.kind == PartiqlStatement::Kind::kUpdate;
+  DDBD_ASSIGN_OR_RETURN(std::string answer,
+                        Call(ctx, update ? ops::UpdateItem : ops::DeleteItem, std::move(request)));
+  simdjson::dom::parser parser;
+  DDBD_ASSIGN_OR_RETURN(wire::JsonValue root, ParseAnswer(parser, answer));
   wire::JsonWriter out;
   out.BeginObject();
   simdjson::dom::element attributes;
@@ -308,15 +352,9 @@ Result<std::string> RunKeyedWrite(OpContext& ctx, const ExecuteInput& in, const 
 }
 
 Result<std::string> RunInsert(OpContext& ctx, const ExecuteInput& in, const PartiqlStatement& st) {
-  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(st.table));
-  PartiqlStatement with_key = st;
-  with_key.names["#pk"] = table->partition_key.name;
-  InnerRequest request(st.table);
-  request.out().Key("Item");
-  wire::WriteAttributeMap(request.out(), st.item->map());
-  PassOptions(in, request.out());
-  request.Expression("ConditionExpression", "attribute_not_exists(#pk)");
-  auto answer = Call(ctx, ops::PutItem, request.Finish(with_key));
+  DDBD_ASSIGN_OR_RETURN(std::string request,
+                        InsertRequest(ctx, st, [&](wire::JsonWriter& out) { PassOptions(in, out); }));
+  auto answer = Call(ctx, ops::PutItem, std::move(request));
   if (!answer.ok() && answer.error().code() == ErrorCode::kConditionalCheckFailed) {
     return Error::DuplicateItem();
   }
@@ -324,7 +362,200 @@ Result<std::string> RunInsert(OpContext& ctx, const ExecuteInput& in, const Part
   return std::string("{}");
 }
 
+// One statement of ExecuteTransaction or BatchExecuteStatement, parsed.
+struct ListedStatement {
+  PartiqlStatement statement;
+  bool consistent_read = false;
+  std::optional<std::string_view> on_failure;
+};
+
+// The elements of `member` (TransactStatements, Statements): {Statement, Parameters, …},
+// 1..`max` of them. A statement that does not parse is returned as its error when
+// `keep_errors` (BatchExecuteStatement answers per statement), else fails the request.
+Result<std::vector<Result<ListedStatement>>> ReadStatementList(wire::JsonObject body,
+                                                               std::string_view member,
+                                                               std::string_view path, size_t max,
+                                                               bool keep_errors) {
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(auto list, wire::GetArray(body, member));
+  std::vector<wire::JsonObject> elements;
+  if (!list) {
+    errors.NotNull(path);
+  } else {
+    for (wire::JsonValue element : *list) {
+      DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(element));
+      elements.push_back(object);
+    }
+    if (elements.empty()) {
+      errors.Add(std::nullopt, path, "Member must have length greater than or equal to 1");
+    } else if (elements.size() > max) {
+      errors.Add(std::nullopt, path,
+                 "Member must have length less than or equal to " + std::to_string(max));
+    }
+  }
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  std::vector<Result<ListedStatement>> statements;
+  for (wire::JsonObject element : elements) {
+    DDBD_ASSIGN_OR_RETURN(ExecuteInput in, ReadExecute(element));
+    auto parsed = ParsePartiql(in.statement, in.parameters);
+    if (!parsed.ok()) {
+      if (!keep_errors) return std::move(parsed).error();
+      statements.push_back(std::move(parsed).error());
+      continue;
+    }
+    statements.push_back(ListedStatement{std::move(*parsed), in.consistent_read, in.on_failure});
+  }
+  return statements;
+}
+
+bool IsRead(const PartiqlStatement& statement) {
+  return statement.kind == PartiqlStatement::Kind::kSelect;
+}
+
 }  // namespace
+
+// ExecuteTransaction: only SELECTs (a TransactGetItems) or only writes (a
+// TransactWriteItems, INSERTs reporting DuplicateItem where the item exists).
+Result<std::string> ExecuteTransaction(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(auto listed, ReadStatementList(req.body, "TransactStatements",
+                                                       "transactStatements", 100, false));
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(auto token, wire::GetString(req.body, "ClientRequestToken"));
+  DDBD_ASSIGN_OR_RETURN(auto capacity, ReadEnum(req.body, "ReturnConsumedCapacity",
+                                                "returnConsumedCapacity",
+                                                {"INDEXES", "TOTAL", "NONE"}, errors));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  std::vector<ListedStatement> statements;
+  for (auto& entry : listed) statements.push_back(std::move(*entry));
+  const bool reads = IsRead(statements.front().statement);
+  for (const auto& entry : statements) {
+    if (IsRead(entry.statement) != reads) {
+      return Error::Validation("A transaction must contain either only reads or only writes");
+    }
+  }
+  std::string body = "{\"TransactItems\":[";
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const ListedStatement& entry = statements[i];
+    auto options = [&entry](wire::JsonWriter& out) {
+      if (entry.on_failure) out.Key("ReturnValuesOnConditionCheckFailure").String(*entry.on_failure);
+    };
+    std::string action;
+    std::string_view kind;
+    const PartiqlStatement::Kind statement_kind = entry.statement.kind;
+    if (statement_kind == PartiqlStatement::Kind::kSelect) {
+      DDBD_ASSIGN_OR_RETURN(action, GetRequest(ctx, entry.statement, false));
+      kind = "Get";
+    } else if (statement_kind == PartiqlStatement::Kind::kInsert) {
+      DDBD_ASSIGN_OR_RETURN(action, InsertRequest(ctx, entry.statement, options));
+      kind = "Put";
+    } else {
+      if (!entry.statement.returning.empty()) {
+        return Error::Validation("RETURNING is not allowed in a transaction");
+      }
+      DDBD_ASSIGN_OR_RETURN(action, KeyedWriteRequest(ctx, entry.statement, options));
+      kind = statement_kind == PartiqlStatement::Kind::kUpdate ? "Update" : "Delete";
+    }
+    body += (i ? ",{\"" : "{\"") + std::string(kind) + "\":" + action + "}";
+  }
+  body += "]";
+  wire::JsonWriter extra;
+  extra.BeginObject();
+  if (capacity) extra.Key("ReturnConsumedCapacity").String(*capacity);
+  if (token && !reads) extra.Key("ClientRequestToken").String(*token);
+  extra.EndObject();
+  const std::string members = extra.Take();
+  if (members.size() > 2) body += "," + members.substr(1, members.size() - 2);
+  body += "}";
+  if (reads) return Call(ctx, ops::TransactGetItems, std::move(body));
+  auto answer = Call(ctx, ops::TransactWriteItems, std::move(body));
+  if (!answer.ok() && answer.error().code() == ErrorCode::kTransactionCanceled) {
+    // An INSERT's failed "must not exist" condition is a duplicate item to PartiQL.
+    std::vector<CancellationReason> reasons = answer.error().cancellation_reasons();
+    for (size_t i = 0; i < reasons.size(); ++i) {
+      if (statements[i].statement.kind == PartiqlStatement::Kind::kInsert &&
+          reasons[i].code == "ConditionalCheckFailed") {
+        reasons[i] = CancellationReason{"DuplicateItem", "Duplicate primary key exists in table",
+                                        nullptr};
+      }
+    }
+    return Error::TransactionCanceled(std::move(reasons));
+  }
+  return answer;
+}
+
+// BatchExecuteStatement: up to 25 statements, each answered on its own (no atomicity):
+// SELECTs read one item by its key, writes run as ExecuteStatement would.
+Result<std::string> BatchExecuteStatement(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(auto listed,
+                        ReadStatementList(req.body, "Statements", "statements", 25, true));
+  std::optional<bool> reads;
+  for (const auto& entry : listed) {
+    if (!entry.ok()) continue;
+    if (reads && *reads != IsRead(entry->statement)) {
+      return Error::Validation("A batch must contain either only reads or only writes");
+    }
+    reads = IsRead(entry->statement);
+  }
+  static const std::pair<ErrorCode, std::string_view> kCodes[] = {
+      {ErrorCode::kConditionalCheckFailed, "ConditionalCheckFailed"},
+      {ErrorCode::kDuplicateItem, "DuplicateItem"},
+      {ErrorCode::kValidation, "ValidationError"},
+      {ErrorCode::kResourceNotFound, "ResourceNotFound"},
+      {ErrorCode::kItemCollectionSizeLimitExceeded, "ItemCollectionSizeLimitExceeded"},
+  };
+  wire::JsonWriter out;
+  out.BeginObject().Key("Responses").BeginArray();
+  for (const auto& entry : listed) {
+    Result<std::string> answer = entry.ok() ? Result<std::string>(std::string()) : entry.error();
+    simdjson::dom::parser parser;
+    std::optional<Item> item;
+    if (entry.ok()) {
+      const PartiqlStatement& st = entry->statement;
+      ExecuteInput in;
+      in.on_failure = entry->on_failure;
+      if (IsRead(st)) {
+        auto request = GetRequest(ctx, st, entry->consistent_read);
+        answer = request.ok() ? Call(ctx, ops::GetItem, std::move(*request))
+                              : Result<std::string>(std::move(request).error());
+        if (answer.ok()) {
+          DDBD_ASSIGN_OR_RETURN(wire::JsonValue root, ParseAnswer(parser, *answer));
+          simdjson::dom::element found;
+          if (root["Item"].get(found) == simdjson::SUCCESS) {
+            DDBD_ASSIGN_OR_RETURN(Item parsed, wire::ParseAttributeMap(found));
+            item = std::move(parsed);
+          }
+        }
+      } else if (st.kind == PartiqlStatement::Kind::kInsert) {
+        answer = RunInsert(ctx, in, st);
+      } else {
+        answer = RunKeyedWrite(ctx, in, st);
+      }
+    }
+    out.BeginObject();
+    if (entry.ok()) out.Key("TableName").String(entry->statement.table);
+    if (answer.ok()) {
+      if (item) {
+        out.Key("Item");
+        wire::WriteAttributeMap(out, *item);
+      }
+    } else {
+      const Error& error = answer.error();
+      auto code = std::find_if(std::begin(kCodes), std::end(kCodes),
+                               [&](const auto& known) { return known.first == error.code(); });
+      if (code == std::end(kCodes)) return error;  // not the statement's own failure
+      out.Key("Error").BeginObject().Key("Code").String(code->second)
+          .Key("Message").String(error.message());
+      if (error.item()) {
+        out.Key("Item");
+        wire::WriteAttributeMap(out, *error.item());
+      }
+      out.EndObject();
+    }
+    out.EndObject();
+  }
+  out.EndArray().EndObject();
+  return out.Take();
+}
 
 Result<std::string> ExecuteStatement(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(ExecuteInput in, ReadExecute(req.body));

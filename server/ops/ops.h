@@ -11,6 +11,7 @@ namespace ddbd::server::ops {
 
 #define DDBD_OPERATION(Name) Result<std::string> Name(OpContext& ctx, const Request& req)
 
+DDBD_OPERATION(BatchExecuteStatement);
 DDBD_OPERATION(BatchGetItem);
 DDBD_OPERATION(BatchWriteItem);
 DDBD_OPERATION(CreateTable);
@@ -23,6 +24,7 @@ DDBD_OPERATION(DescribeStream);
 DDBD_OPERATION(DescribeTable);
 DDBD_OPERATION(DescribeTimeToLive);
 DDBD_OPERATION(ExecuteStatement);
+DDBD_OPERATION(ExecuteTransaction);
 DDBD_OPERATION(GetItem);
 DDBD_OPERATION(GetRecords);
 DDBD_OPERATION(GetShardIterator);

@@ -110,3 +110,59 @@ def test_refusals(ddb, music, statement, parameters, error, message):
     assert refused.value.response["Error"] == {"Code": error, "Message": message}
     assert ddb.get_item(TableName="Music", Key={"Artist": {"S": "Dup"}, "SongTitle": {"S": "One"}})[
         "Item"] == {"Artist": {"S": "Dup"}, "SongTitle": {"S": "One"}}
+
+
+def test_execute_transaction(ddb, music):
+    ddb.execute_transaction(TransactStatements=[
+        {"Statement": "INSERT INTO Music VALUE {'Artist': 'Tx', 'SongTitle': 'A', 'n': 1}"},
+        {"Statement": "INSERT INTO Music VALUE {'Artist': 'Tx', 'SongTitle': 'B', 'n': ?}",
+         "Parameters": [{"N": "2"}]},
+    ])
+    # All or nothing: the duplicate INSERT cancels the UPDATE beside it.
+    with pytest.raises(ddb.exceptions.TransactionCanceledException) as cancelled:
+        ddb.execute_transaction(TransactStatements=[
+            {"Statement": "UPDATE Music SET n = 100 WHERE Artist = 'Tx' AND SongTitle = 'B'"},
+            {"Statement": "INSERT INTO Music VALUE {'Artist': 'Tx', 'SongTitle': 'A'}"},
+        ])
+    assert cancelled.value.response["CancellationReasons"] == [
+        {"Code": "None"},
+        {"Code": "DuplicateItem", "Message": "Duplicate primary key exists in table"}]
+    answer = ddb.execute_transaction(TransactStatements=[
+        {"Statement": "SELECT n FROM Music WHERE Artist = 'Tx' AND SongTitle = 'B'"},
+        {"Statement": "SELECT * FROM Music WHERE Artist = 'Tx' AND SongTitle = 'missing'"},
+    ])
+    assert answer["Responses"] == [{"Item": {"n": {"N": "2"}}}, {}]
+    with pytest.raises(ddb.exceptions.ClientError) as mixed:
+        ddb.execute_transaction(TransactStatements=[
+            {"Statement": "SELECT * FROM Music WHERE Artist = 'Tx' AND SongTitle = 'B'"},
+            {"Statement": "DELETE FROM Music WHERE Artist = 'Tx' AND SongTitle = 'B'"},
+        ])
+    assert mixed.value.response["Error"] == {
+        "Code": "ValidationException",
+        "Message": "A transaction must contain either only reads or only writes"}
+
+
+def test_batch_execute_statement_answers_each_statement(ddb, music):
+    answer = ddb.batch_execute_statement(Statements=[
+        {"Statement": "INSERT INTO Music VALUE {'Artist': 'Batch', 'SongTitle': 'A'}"},
+        {"Statement": "INSERT INTO Music VALUE {'Artist': 'Batch', 'SongTitle': 'A'}"},
+        {"Statement": "UPDATE Music SET n = 1 WHERE Artist = 'Batch' AND SongTitle = 'Z'"},
+        {"Statement": "SELEKT"},
+    ])
+    assert answer["Responses"] == [
+        {"TableName": "Music"},
+        {"TableName": "Music", "Error": {"Code": "DuplicateItem",
+                                         "Message": "Duplicate primary key exists in table"}},
+        {"TableName": "Music", "Error": {"Code": "ConditionalCheckFailed",
+                                         "Message": "The conditional request failed"}},
+        {"Error": {"Code": "ValidationError",
+                   "Message": "Statement wasn't well formed, can't be processed: unexpected token 'SELEKT'"}},
+    ]
+    answer = ddb.batch_execute_statement(Statements=[
+        {"Statement": "SELECT * FROM Music WHERE Artist = 'Batch' AND SongTitle = 'A'",
+         "ConsistentRead": True},
+        {"Statement": "SELECT * FROM Music WHERE Artist = 'Batch' AND SongTitle = 'nothing'"},
+    ])
+    assert answer["Responses"] == [
+        {"TableName": "Music", "Item": {"Artist": {"S": "Batch"}, "SongTitle": {"S": "A"}}},
+        {"TableName": "Music"}]
