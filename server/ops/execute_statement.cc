@@ -327,7 +327,7 @@ Result<wire::JsonValue> ParseAnswer(simdjson::dom::parser& parser, const std::st
   return root;
 }
 
-// UPDATE and DELETE: {} or, with RETURNING, the returned attributes as the only item.
+// UPDATE and DELETE: no items or, with RETURNING, the returned attributes as the only one.
 Result<std::string> RunKeyedWrite(OpContext& ctx, const ExecuteInput& in, const PartiqlStatement& st) {
   DDBD_ASSIGN_OR_RETURN(std::string request,
                         KeyedWriteRequest(ctx, st, [&](wire::JsonWriter& out) { PassOptions(in, out); }));
@@ -336,18 +336,15 @@ Result<std::string> RunKeyedWrite(OpContext& ctx, const ExecuteInput& in, const 
                         Call(ctx, update ? ops::UpdateItem : ops::DeleteItem, std::move(request)));
   simdjson::dom::parser parser;
   DDBD_ASSIGN_OR_RETURN(wire::JsonValue root, ParseAnswer(parser, answer));
+  // Writes answer with an empty Items list, or the attributes RETURNING selects.
   wire::JsonWriter out;
-  out.BeginObject();
+  out.BeginObject().Key("Items").BeginArray();
   simdjson::dom::element attributes;
-  if (!st.returning.empty()) {
-    out.Key("Items").BeginArray();
-    if (root["Attributes"].get(attributes) == simdjson::SUCCESS) {
-      DDBD_ASSIGN_OR_RETURN(Item returned, wire::ParseAttributeMap(attributes));
-      wire::WriteAttributeMap(out, returned);
-    }
-    out.EndArray();
+  if (!st.returning.empty() && root["Attributes"].get(attributes) == simdjson::SUCCESS) {
+    DDBD_ASSIGN_OR_RETURN(Item returned, wire::ParseAttributeMap(attributes));
+    wire::WriteAttributeMap(out, returned);
   }
-  out.EndObject();
+  out.EndArray().EndObject();
   return out.Take();
 }
 
@@ -359,7 +356,7 @@ Result<std::string> RunInsert(OpContext& ctx, const ExecuteInput& in, const Part
     return Error::DuplicateItem();
   }
   if (!answer.ok()) return std::move(answer).error();
-  return std::string("{}");
+  return std::string("{\"Items\":[]}");
 }
 
 // One statement of ExecuteTransaction or BatchExecuteStatement, parsed.

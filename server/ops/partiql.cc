@@ -492,13 +492,31 @@ class Parser {
   Status Update() {
     out_.kind = PartiqlStatement::Kind::kUpdate;
     DDBD_RETURN_IF_ERROR(TableName(/*allow_index=*/false));
-    std::string sets, removes;
+    std::string sets, removes, adds, deletes;
     bool any = false;
     for (;;) {
       if (Keyword("SET")) {
         do {
           DDBD_ASSIGN_OR_RETURN(std::string path, Path());
           DDBD_RETURN_IF_ERROR(Expect("="));
+          // set_add(path, <<…>>) / set_delete(path, <<…>>) on the assigned path are the API's
+          // ADD and DELETE actions.
+          std::string* set_action = nullptr;
+          if (Peek().kind == Token::Kind::kWord && Peek(1).kind == Token::Kind::kPunct &&
+              Peek(1).text == "(") {
+            if (Equals(Peek().text, "set_add")) set_action = &adds;
+            if (Equals(Peek().text, "set_delete")) set_action = &deletes;
+          }
+          if (set_action) {
+            pos_ += 2;
+            DDBD_ASSIGN_OR_RETURN(std::string target, Path());
+            if (target != path) return Malformed("set_add and set_delete must name the assigned path");
+            DDBD_RETURN_IF_ERROR(Expect(","));
+            DDBD_ASSIGN_OR_RETURN(std::string value, Operand());
+            DDBD_RETURN_IF_ERROR(Expect(")"));
+            *set_action += (set_action->empty() ? "" : ", ") + path + " " + value;
+            continue;
+          }
           DDBD_ASSIGN_OR_RETURN(std::string value, SetOperand());
           sets += (sets.empty() ? "" : ", ") + path + " = " + value;
         } while (Punct(","));
@@ -513,8 +531,12 @@ class Parser {
       any = true;
     }
     if (!any) return Unexpected();
-    if (!sets.empty()) out_.update = "SET " + sets;
-    if (!removes.empty()) out_.update += (out_.update.empty() ? "" : " ") + std::string("REMOVE ") + removes;
+    for (const auto& [clause, actions] : {std::pair<std::string_view, const std::string*>{"SET", &sets},
+                                          {"REMOVE", &removes}, {"ADD", &adds},
+                                          {"DELETE", &deletes}}) {
+      if (actions->empty()) continue;
+      out_.update += (out_.update.empty() ? "" : " ") + std::string(clause) + " " + *actions;
+    }
     DDBD_RETURN_IF_ERROR(OptionalWhere());
     return Returning({"ALL OLD", "MODIFIED OLD", "ALL NEW", "MODIFIED NEW"});
   }

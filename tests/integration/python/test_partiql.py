@@ -32,7 +32,7 @@ def titles(answer):
 def test_insert_select_update_delete(ddb, music):
     assert run(ddb, "INSERT INTO Music VALUE {'Artist': 'Acme', 'SongTitle': 'One', "
                     "'Awards': 1, 'Genre': 'rock', 'Tags': <<'a', 'b'>>, "
-                    "'Info': {'year': 2020, 'live': TRUE, 'credits': ['x', NULL]}}") == {}
+                    "'Info': {'year': 2020, 'live': TRUE, 'credits': ['x', NULL]}}") == {"Items": []}
     run(ddb, 'INSERT INTO "Music" VALUE {\'Artist\': ?, \'SongTitle\': ?, \'Awards\': ?}',
         [{"S": "Acme"}, {"S": "Two"}, {"N": "3"}])
     run(ddb, "INSERT INTO Music VALUE {'Artist': 'Other', 'SongTitle': 'Three', 'Genre': 'jazz'}")
@@ -60,6 +60,13 @@ def test_insert_select_update_delete(ddb, music):
     answer = run(ddb, "UPDATE Music SET Awards = Awards + 1 SET Genre = 'pop' REMOVE Tags "
                       "WHERE Artist = 'Acme' AND SongTitle = 'One' RETURNING MODIFIED NEW *")
     assert answer == {"Items": [{"Awards": {"N": "2"}, "Genre": {"S": "pop"}}]}
+    # set_add / set_delete are the API's ADD and DELETE actions.
+    run(ddb, "UPDATE Music SET Tags = set_add(Tags, <<'x', 'y'>>) "
+             "WHERE Artist = 'Acme' AND SongTitle = 'One'")
+    run(ddb, "UPDATE Music SET Tags = set_delete(Tags, <<'x'>>) "
+             "WHERE Artist = 'Acme' AND SongTitle = 'One'")
+    assert run(ddb, "SELECT Tags FROM Music WHERE Artist = 'Acme' AND SongTitle = 'One'")[
+        "Items"] == [{"Tags": {"SS": ["y"]}}]
     # DELETE with a condition besides the key, RETURNING ALL OLD *.
     answer = run(ddb, "DELETE FROM Music WHERE Artist = 'Acme' AND SongTitle = 'Two' AND Awards = 3 "
                       "RETURNING ALL OLD *")
