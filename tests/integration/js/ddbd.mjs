@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 
 async function launch(dataDir, extraArgs) {
   const binary = process.env.DDBD_BINARY ?? "ddbd";
@@ -59,4 +59,14 @@ export async function startDdbd(...extraArgs) {
     },
   };
   return server;
+}
+
+// Creates an on-demand table keyed by `hash` and, when given, `range` (each [name, type]).
+export async function createKeyedTable(client, TableName, hash, range) {
+  const keys = range ? [hash, range] : [hash];
+  return client.send(new CreateTableCommand({
+    TableName, BillingMode: "PAY_PER_REQUEST",
+    KeySchema: keys.map(([AttributeName], i) => ({ AttributeName, KeyType: i ? "RANGE" : "HASH" })),
+    AttributeDefinitions: keys.map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
+  }));
 }

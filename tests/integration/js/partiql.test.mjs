@@ -2,11 +2,10 @@
 // paging with NextToken, and ExecuteTransactionCommand.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import {
   DynamoDBDocumentClient, ExecuteStatementCommand, ExecuteTransactionCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { startDdbd } from "./ddbd.mjs";
+import { createKeyedTable, startDdbd } from "./ddbd.mjs";
 
 let server, client, documents;
 
@@ -14,12 +13,7 @@ before(async () => {
   server = await startDdbd();
   client = server.client();
   documents = DynamoDBDocumentClient.from(client);
-  await client.send(new CreateTableCommand({
-    TableName: "Posts", BillingMode: "PAY_PER_REQUEST",
-    KeySchema: [{ AttributeName: "author", KeyType: "HASH" }, { AttributeName: "id", KeyType: "RANGE" }],
-    AttributeDefinitions: [{ AttributeName: "author", AttributeType: "S" },
-                           { AttributeName: "id", AttributeType: "N" }],
-  }));
+  await createKeyedTable(client, "Posts", ["author", "S"], ["id", "N"]);
 });
 
 after(async () => {

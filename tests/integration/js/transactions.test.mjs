@@ -3,11 +3,11 @@
 // TransactionCanceledException with its CancellationReasons when the stock runs out.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { CreateTableCommand, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import {
   DynamoDBDocumentClient, PutCommand, TransactGetCommand, TransactWriteCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { startDdbd } from "./ddbd.mjs";
+import { createKeyedTable, startDdbd } from "./ddbd.mjs";
 
 let server, client, documents;
 
@@ -15,12 +15,7 @@ before(async () => {
   server = await startDdbd();
   client = server.client();
   documents = DynamoDBDocumentClient.from(client);
-  await client.send(new CreateTableCommand({
-    TableName: "Shop", BillingMode: "PAY_PER_REQUEST",
-    KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }, { AttributeName: "sk", KeyType: "RANGE" }],
-    AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" },
-                           { AttributeName: "sk", AttributeType: "S" }],
-  }));
+  await createKeyedTable(client, "Shop", ["pk", "S"], ["sk", "S"]);
   await documents.send(new PutCommand({ TableName: "Shop",
                                         Item: { pk: "PRODUCT#1", sk: "STOCK", count: 2 } }));
 });
