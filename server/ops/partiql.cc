@@ -189,8 +189,21 @@ class Parser {
     }
   }
 
+  // Counts one level of nesting while alive; deep statements are refused before they
+  // could exhaust the stack.
+  struct Nested {
+    explicit Nested(int& depth) : depth_(depth) { ++depth_; }
+    ~Nested() { --depth_; }
+    int& depth_;
+  };
+
   // A literal: 'string', number, TRUE/FALSE/NULL, ?, {map}, [list], <<set>>.
   Result<AttributeValue> Literal() {
+    Nested nested(literal_depth_);
+    if (literal_depth_ > kMaxNestingDepth + 1) {
+      return Error::Validation("Nesting Levels have exceeded supported limits: Attributes in the "
+                               "item have nested levels beyond supported limit");
+    }
     const Token token = Peek();
     if (token.kind == Token::Kind::kString) {
       ++pos_;
@@ -310,6 +323,8 @@ class Parser {
 
   // One predicate (or a parenthesised condition) as a term.
   Result<PartiqlTerm> Predicate() {
+    Nested nested(condition_depth_);
+    if (condition_depth_ > kMaxConditionDepth) return Malformed("the condition is nested too deeply");
     PartiqlTerm term;
     if (Keyword("NOT")) {
       DDBD_ASSIGN_OR_RETURN(PartiqlTerm inner, Predicate());
@@ -570,7 +585,11 @@ class Parser {
     return OkStatus();
   }
 
+  static constexpr int kMaxConditionDepth = 100;
+
   std::vector<Token> tokens_;
+  int literal_depth_ = 0;
+  int condition_depth_ = 0;
   const std::vector<AttributeValue>& parameters_;
   size_t pos_ = 0;
   size_t next_parameter_ = 0;

@@ -78,6 +78,13 @@ TEST(PartiqlTest, Refusals) {
             "Statement wasn't well formed, can't be processed: RETURNING ALL NEW * is not allowed "
             "here");
   EXPECT_EQ(refused("INSERT INTO t VALUE {'s': <<1, 1>>}"), "Input collection contains duplicates");
+  EXPECT_EQ(refused("INSERT INTO t VALUE {'deep': " + std::string(40, '[') + std::string(40, ']') + "}"),
+            "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
+            "levels beyond supported limit");
+  EXPECT_EQ(refused("INSERT INTO t VALUE {'deep': " + std::string(31, '[') + std::string(31, ']') + "}"),
+            "accepted");
+  EXPECT_EQ(refused("SELECT * FROM t WHERE " + std::string(3000, '(') + "a = 1" + std::string(3000, ')')),
+            "Statement wasn't well formed, can't be processed: the condition is nested too deeply");
   EXPECT_EQ(refused("SELECT * FROM t WHERE a = 'open"),
             "Statement wasn't well formed, can't be processed: unterminated quoted text");
 }
