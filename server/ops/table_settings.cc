@@ -1,6 +1,8 @@
 // Shared table settings of CreateTable and UpdateTable.
 #include "server/ops/table_settings.h"
 
+#include <algorithm>
+
 namespace ddbd::server::ops {
 namespace {
 
@@ -189,7 +191,12 @@ Status ApplyStream(const StreamInput& in, bool on_create, uint64_t new_stream_id
     if (table.EnabledStream()) {
       return Error::Validation("Table already has an enabled stream: TableName: " + table.name);
     }
-    table.streams.push_back(StreamSpec{new_stream_id, *in.view_type, now_ms, true});
+    // A stream's label (and ARN) is its creation time in milliseconds: a stream enabled
+    // within the same millisecond as the previous one is dated a millisecond later.
+    const int64_t created = table.streams.empty()
+                                ? now_ms
+                                : std::max(now_ms, table.streams.back().created_ms + 1);
+    table.streams.push_back(StreamSpec{new_stream_id, *in.view_type, created, true});
   } else if (!on_create) {
     if (!table.EnabledStream()) {
       return Error::Validation("Table has no stream to disable: TableName: " + table.name);
