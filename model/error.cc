@@ -24,6 +24,11 @@ constexpr ErrorInfo kErrors[] = {
      MessageMember::kLowerCase},
     {ErrorCode::kTableNotFound, "com.amazonaws.dynamodb.v20120810#TableNotFoundException", 400,
      MessageMember::kLowerCase},
+    {ErrorCode::kTableAlreadyExists,
+     "com.amazonaws.dynamodb.v20120810#TableAlreadyExistsException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kBackupNotFound, "com.amazonaws.dynamodb.v20120810#BackupNotFoundException", 400,
+     MessageMember::kLowerCase},
     {ErrorCode::kResourceInUse, "com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400,
      MessageMember::kLowerCase},
     {ErrorCode::kLimitExceeded, "com.amazonaws.dynamodb.v20120810#LimitExceededException", 400,
@@ -77,6 +82,12 @@ Error Error::ResourceNotFound(std::string message) {
 }
 Error Error::TableNotFound(std::string message) {
   return Error(ErrorCode::kTableNotFound, std::move(message));
+}
+Error Error::TableAlreadyExists(std::string message) {
+  return Error(ErrorCode::kTableAlreadyExists, std::move(message));
+}
+Error Error::BackupNotFound(std::string message) {
+  return Error(ErrorCode::kBackupNotFound, std::move(message));
 }
 Error Error::ResourceInUse(std::string message) {
   return Error(ErrorCode::kResourceInUse, std::move(message));

@@ -21,6 +21,8 @@ enum class ErrorCode : uint8_t {
   kMissingAuthenticationToken,
   kResourceNotFound,
   kTableNotFound,
+  kTableAlreadyExists,
+  kBackupNotFound,
   kResourceInUse,
   kLimitExceeded,
   kConditionalCheckFailed,
@@ -31,7 +33,7 @@ enum class ErrorCode : uint8_t {
   kItemCollectionSizeLimitExceeded,
   kInternal,
 };
-inline constexpr size_t kErrorCodeCount = 15;
+inline constexpr size_t kErrorCodeCount = 17;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -65,6 +67,8 @@ class Error {
   static Error ResourceNotFound(std::string message = "Requested resource not found");
   // The backup APIs' way of saying a table does not exist.
   static Error TableNotFound(std::string message);
+  static Error TableAlreadyExists(std::string message);
+  static Error BackupNotFound(std::string message);
   static Error ResourceInUse(std::string message);
   static Error LimitExceeded(std::string message);
   static Error ConditionalCheckFailed(std::shared_ptr<const Item> old_item = nullptr);

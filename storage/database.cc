@@ -36,6 +36,8 @@ constexpr char kStatsPrefix = 'S';
 // C table-id ‖ enc(pk) → size of one item collection (tables with LSIs), a stats entry of id 0.
 constexpr char kCollectionPrefix = 'C';
 constexpr std::string_view kNextTableIdKey = "N";
+// B scope \0 backup-id (8 bytes BE) → a backup's record.
+constexpr char kBackupPrefix = 'B';
 // The last stream sequence number issued: written with every batch that appends records.
 constexpr std::string_view kStreamSequenceKey = "Q";
 constexpr std::string_view kItemsFamily = "items";
@@ -799,6 +801,84 @@ Status Database::ForEachIndexEntry(uint64_t index_id,
     visit(cursor.key(), std::move(entry));
   }
   return cursor.status();
+}
+
+namespace {
+
+std::string BackupKey(std::string_view scope, uint64_t backup_id) {
+  std::string key(1, kBackupPrefix);
+  key.append(scope);
+  key.push_back('\0');
+  ByteWriter(key).FixedBigEndian64(backup_id);
+  return key;
+}
+
+}  // namespace
+
+Result<TableStats> Database::CopyItems(uint64_t from_id, uint64_t to_id) {
+  TableStats copied;
+  const std::string end = TablePrefix(from_id + 1);
+  rocksdb::ReadOptions options;
+  rocksdb::Slice upper(end);
+  options.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(options, impl_->items));
+  const std::string from = TablePrefix(from_id), to = TablePrefix(to_id);
+  rocksdb::WriteBatch batch;
+  for (it->Seek(from); it->Valid(); it->Next()) {
+    const std::string_view value(it->value().data(), it->value().size());
+    DDBD_ASSIGN_OR_RETURN(size_t size, StoredItemSize(value));
+    ++copied.item_count;
+    copied.size_bytes += static_cast<int64_t>(size);
+    batch.Put(impl_->items, to + std::string(it->key().data() + from.size(), it->key().size() - from.size()),
+              it->value());
+    if (batch.Count() >= 1000) {
+      rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
+      if (!status.ok()) return StorageError(status);
+      batch.Clear();
+    }
+  }
+  if (!it->status().ok()) return StorageError(it->status());
+  rocksdb::Status status = impl_->db->Write(impl_->write_options, &batch);
+  if (!status.ok()) return StorageError(status);
+  return copied;
+}
+
+Status Database::DropItems(uint64_t id) {
+  rocksdb::Status status = impl_->db->DeleteRange(impl_->write_options, impl_->items,
+                                                  TablePrefix(id), TablePrefix(id + 1));
+  if (!status.ok()) return StorageError(status);
+  return OkStatus();
+}
+
+Status Database::PutBackupRecord(std::string_view scope, uint64_t backup_id,
+                                 std::string_view record) {
+  rocksdb::Status status =
+      impl_->db->Put(impl_->write_options, impl_->catalog, BackupKey(scope, backup_id), record);
+  if (!status.ok()) return StorageError(status);
+  return OkStatus();
+}
+
+Status Database::DeleteBackupRecord(std::string_view scope, uint64_t backup_id) {
+  rocksdb::Status status =
+      impl_->db->Delete(impl_->write_options, impl_->catalog, BackupKey(scope, backup_id));
+  if (!status.ok()) return StorageError(status);
+  return OkStatus();
+}
+
+Result<std::vector<std::string>> Database::BackupRecords(std::string_view scope) {
+  std::vector<std::string> records;
+  std::string prefix(1, kBackupPrefix);
+  prefix.append(scope);
+  prefix.push_back('\0');
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->catalog));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix) &&
+                         it->key().size() == prefix.size() + 8;
+       it->Next()) {
+    records.emplace_back(it->value().data(), it->value().size());
+  }
+  if (!it->status().ok()) return StorageError(it->status());
+  return records;
 }
 
 uint64_t Database::LatestSequence() const { return impl_->db->GetLatestSequenceNumber(); }

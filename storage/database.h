@@ -198,6 +198,17 @@ class Database {
   // index exactly once. Returns the number of items visited.
   Result<uint64_t> BackfillIndex(const TableDef& table, uint64_t index_id);
 
+  // On-demand backups. A backup's items are a raw copy of the table's under an id of their
+  // own; its record (opaque to storage) lives in the catalog under (scope, backup id).
+  // Copies the items of `from_id` to `to_id`; returns their count and DynamoDB size.
+  Result<TableStats> CopyItems(uint64_t from_id, uint64_t to_id);
+  // Removes every item stored under `id` (a deleted backup's copy).
+  Status DropItems(uint64_t id);
+  Status PutBackupRecord(std::string_view scope, uint64_t backup_id, std::string_view record);
+  Status DeleteBackupRecord(std::string_view scope, uint64_t backup_id);
+  // The backup records of `scope`, oldest first (ids are allocated in creation order).
+  Result<std::vector<std::string>> BackupRecords(std::string_view scope);
+
   // The sequence number of the last write: equal at two moments only if nothing was written
   // in between (also across a restart).
   uint64_t LatestSequence() const;

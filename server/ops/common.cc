@@ -1,6 +1,9 @@
 // Shared handler pieces. Key messages follow spec/limits.md §4.
 #include "server/ops/common.h"
 
+#include <cstdio>
+#include <random>
+
 #include <cmath>
 
 #include "server/wire/attribute_value_json.h"
@@ -274,6 +277,19 @@ void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
     }
   }
   out.EndObject();
+}
+
+std::string NewTableUuid() {
+  thread_local std::mt19937_64 random(std::random_device{}());
+  uint64_t high = random(), low = random();
+  high = (high & ~0xF000ULL) | 0x4000ULL;                 // version 4
+  low = (low & ~(3ULL << 62)) | (2ULL << 62);             // RFC 4122 variant
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
+                static_cast<unsigned>(high >> 32), static_cast<unsigned>((high >> 16) & 0xFFFF),
+                static_cast<unsigned>(high & 0xFFFF), static_cast<unsigned>(low >> 48),
+                static_cast<unsigned long long>(low & 0xFFFFFFFFFFFFULL));
+  return buf;
 }
 
 }  // namespace ddbd::server::ops

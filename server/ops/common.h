@@ -22,6 +22,9 @@ namespace ddbd::server::ops {
 // characters; a plain name must match the name pattern). Violations go to `errors`.
 Result<std::string_view> ReadTableName(wire::JsonObject body, wire::ConstraintErrors& errors,
                                        std::string_view path = "tableName");
+// A fresh TableId (a version-4 UUID).
+std::string NewTableUuid();
+
 // The TableName of a request that has no other member to validate (DescribeTable, …).
 Result<std::string_view> ReadOnlyTableName(wire::JsonObject body);
 

@@ -65,19 +65,6 @@ Status CheckKeySchema(const CreateTableInput& in) {
   return OkStatus();
 }
 
-std::string NewTableUuid() {
-  thread_local std::mt19937_64 random(std::random_device{}());
-  uint64_t high = random(), low = random();
-  high = (high & ~0xF000ULL) | 0x4000ULL;                 // version 4
-  low = (low & ~(3ULL << 62)) | (2ULL << 62);             // RFC 4122 variant
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
-                static_cast<unsigned>(high >> 32), static_cast<unsigned>((high >> 16) & 0xFFFF),
-                static_cast<unsigned>(high & 0xFFFF), static_cast<unsigned>(low >> 48),
-                static_cast<unsigned long long>(low & 0xFFFFFFFFFFFFULL));
-  return buf;
-}
-
 TableDef BuildTable(OpContext& ctx, const CreateTableInput& in) {
   TableDef table;
   table.scope = ctx.scope();

@@ -434,5 +434,36 @@ TEST(StreamRecordsTest, KeysOnlyAndDisabledStreams) {
   EXPECT_TRUE(records.empty());
 }
 
+TEST(BackupStorageTest, CopiedItemsOutliveTheirTableAndRecordsAreScoped) {
+  TempDb temp;
+  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(MakeTable("Backed")));
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_OK(Put(temp.db(), *table, MakeItem("a", AttributeValue::String(std::to_string(i)))));
+  }
+  ASSERT_OK_AND_ASSIGN(uint64_t backup_id, temp.db().AllocateTableId());
+  ASSERT_OK_AND_ASSIGN(TableStats copied, temp.db().CopyItems(table->id, backup_id));
+  EXPECT_EQ(copied.item_count, 5);
+  EXPECT_EQ(copied.size_bytes, temp.db().Stats(table->id).size_bytes);
+  ASSERT_OK(temp.catalog().Drop(*table));
+
+  TableDef copy = *table;
+  copy.id = backup_id;
+  auto cursor = temp.db().ScanPartition(copy, AttributeValue::String("a"), {}, true);
+  EXPECT_EQ(SortKeys(*cursor), (std::vector<std::string>{"0", "1", "2", "3", "4"}));
+
+  ASSERT_OK(temp.db().PutBackupRecord("keyA/", backup_id, "first"));
+  ASSERT_OK(temp.db().PutBackupRecord("keyA/", backup_id + 1, "second"));
+  ASSERT_OK(temp.db().PutBackupRecord("keyB/", backup_id, "elsewhere"));
+  ASSERT_OK_AND_ASSIGN(auto records, temp.db().BackupRecords("keyA/"));
+  EXPECT_EQ(records, (std::vector<std::string>{"first", "second"}));
+  ASSERT_OK(temp.db().DeleteBackupRecord("keyA/", backup_id));
+  ASSERT_OK_AND_ASSIGN(records, temp.db().BackupRecords("keyA/"));
+  EXPECT_EQ(records, (std::vector<std::string>{"second"}));
+
+  ASSERT_OK(temp.db().DropItems(backup_id));
+  auto emptied = temp.db().ScanPartition(copy, AttributeValue::String("a"), {}, true);
+  EXPECT_TRUE(SortKeys(*emptied).empty());
+}
+
 }  // namespace
 }  // namespace ddbd::storage

@@ -1,0 +1,370 @@
+// On-demand backups: CreateBackup, DescribeBackup, ListBackups, DeleteBackup and
+// RestoreTableFromBackup. A backup is a raw copy of the table's items under an id of its
+// own (Database::CopyItems) and a record — the table's definition as it was, and the
+// backup's name, time and size — in the catalog. A restore creates the target table from
+// that definition and writes every copied item into it through the normal write path, so
+// its indexes, statistics and item collections are built as for any write.
+#include <cinttypes>
+#include <cstdio>
+
+#include "server/ops/common.h"
+#include "server/ops/ops.h"
+#include "server/ops/table_description.h"
+#include "server/wire/base64.h"
+#include "storage/table_codec.h"
+
+namespace ddbd::server::ops {
+namespace {
+
+constexpr size_t kRestoreBatch = 100;
+
+struct Backup {
+  uint64_t id = 0;  // also the id its items are stored under
+  std::string name;
+  int64_t created_ms = 0;
+  int64_t size_bytes = 0;
+  int64_t item_count = 0;
+  TableDef source;  // the table as it was backed up
+
+  std::string Arn() const {
+    char suffix[48];
+    std::snprintf(suffix, sizeof suffix, "/backup/%013" PRId64 "-%08" PRIx64, created_ms, id);
+    return source.Arn() + suffix;
+  }
+};
+
+std::string EncodeBackup(const Backup& backup) {
+  wire::JsonWriter out;
+  out.BeginObject()
+      .Key("id").Int(static_cast<int64_t>(backup.id))
+      .Key("name").String(backup.name)
+      .Key("created").Int(backup.created_ms)
+      .Key("size").Int(backup.size_bytes)
+      .Key("count").Int(backup.item_count)
+      .Key("table").String(wire::Base64Encode(storage::EncodeTableDef(backup.source)))
+      .EndObject();
+  return out.Take();
+}
+
+Result<Backup> DecodeBackup(const std::string& record) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  Backup backup;
+  int64_t id = 0;
+  std::string_view name, table;
+  if (parser.parse(record).get(root) != simdjson::SUCCESS ||
+      root["id"].get_int64().get(id) != simdjson::SUCCESS ||
+      root["name"].get_string().get(name) != simdjson::SUCCESS ||
+      root["created"].get_int64().get(backup.created_ms) != simdjson::SUCCESS ||
+      root["size"].get_int64().get(backup.size_bytes) != simdjson::SUCCESS ||
+      root["count"].get_int64().get(backup.item_count) != simdjson::SUCCESS ||
+      root["table"].get_string().get(table) != simdjson::SUCCESS) {
+    return Error::Internal("corrupt backup record");
+  }
+  backup.id = static_cast<uint64_t>(id);
+  backup.name = std::string(name);
+  DDBD_ASSIGN_OR_RETURN(std::string definition, wire::Base64Decode(table));
+  DDBD_ASSIGN_OR_RETURN(backup.source, storage::DecodeTableDef(definition));
+  return backup;
+}
+
+Result<std::vector<Backup>> AllBackups(OpContext& ctx) {
+  std::vector<Backup> backups;
+  DDBD_ASSIGN_OR_RETURN(auto records, ctx.db().BackupRecords(ctx.scope()));
+  for (const std::string& record : records) {
+    DDBD_ASSIGN_OR_RETURN(Backup backup, DecodeBackup(record));
+    backups.push_back(std::move(backup));
+  }
+  return backups;
+}
+
+Result<std::string_view> ReadBackupArn(wire::JsonObject body) {
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(auto arn, wire::GetString(body, "BackupArn"));
+  if (!arn) {
+    errors.NotNull("backupArn");
+  } else if (arn->size() < 37) {
+    errors.LengthAtLeast(*arn, "backupArn", 37);
+  } else if (arn->size() > 1024) {
+    errors.LengthAtMost(*arn, "backupArn", 1024);
+  }
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  return *arn;
+}
+
+Result<Backup> FindBackup(OpContext& ctx, std::string_view arn) {
+  DDBD_ASSIGN_OR_RETURN(std::vector<Backup> backups, AllBackups(ctx));
+  for (Backup& backup : backups) {
+    if (backup.Arn() == arn) return std::move(backup);
+  }
+  return Error::BackupNotFound("Backup not found: " + std::string(arn));
+}
+
+void WriteBackupDetails(wire::JsonWriter& out, const Backup& backup, std::string_view status) {
+  out.BeginObject()
+      .Key("BackupArn").String(backup.Arn())
+      .Key("BackupName").String(backup.name)
+      .Key("BackupSizeBytes").Int(backup.size_bytes)
+      .Key("BackupStatus").String(status)
+      .Key("BackupType").String("USER")
+      .Key("BackupCreationDateTime").EpochSeconds(backup.created_ms)
+      .EndObject();
+}
+
+std::string RenderDescription(const Backup& backup, std::string_view status) {
+  const TableDef& table = backup.source;
+  wire::JsonWriter out;
+  out.BeginObject().Key("BackupDescription").BeginObject();
+  out.Key("BackupDetails");
+  WriteBackupDetails(out, backup, status);
+  out.Key("SourceTableDetails").BeginObject()
+      .Key("TableName").String(table.name)
+      .Key("TableId").String(table.table_uuid)
+      .Key("TableArn").String(table.Arn())
+      .Key("TableSizeBytes").Int(backup.size_bytes)
+      .Key("ItemCount").Int(backup.item_count)
+      .Key("TableCreationDateTime").EpochSeconds(table.creation_time_ms)
+      .Key("BillingMode").String(table.billing_mode == BillingMode::kPayPerRequest
+                                     ? "PAY_PER_REQUEST" : "PROVISIONED");
+  out.Key("KeySchema");
+  WriteKeySchema(out, table);
+  out.Key("ProvisionedThroughput").BeginObject()
+      .Key("ReadCapacityUnits").Int(table.throughput.read_capacity_units)
+      .Key("WriteCapacityUnits").Int(table.throughput.write_capacity_units)
+      .EndObject();
+  out.EndObject();
+  out.Key("SourceTableFeatureDetails").BeginObject();
+  for (const bool local : {true, false}) {
+    bool any = false;
+    for (const IndexDef& index : table.indexes) {
+      if (index.local != local || index.IsVector()) continue;
+      if (!any) out.Key(local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes").BeginArray();
+      any = true;
+      out.BeginObject().Key("IndexName").String(index.name).EndObject();
+    }
+    if (any) out.EndArray();
+  }
+  if (const StreamSpec* stream = table.EnabledStream()) {
+    out.Key("StreamDescription").BeginObject().Key("StreamEnabled").Bool(true)
+        .Key("StreamViewType").String(StreamViewTypeName(stream->view_type)).EndObject();
+  }
+  out.Key("TimeToLiveDescription").BeginObject();
+  if (table.ttl_attribute) out.Key("AttributeName").String(*table.ttl_attribute);
+  out.Key("TimeToLiveStatus").String(table.ttl_attribute ? "ENABLED" : "DISABLED");
+  out.EndObject();
+  out.EndObject();
+  out.EndObject().EndObject();
+  return out.Take();
+}
+
+// The backup APIs answer TableNotFoundException for a missing source table.
+Result<std::shared_ptr<const TableDef>> FindSourceTable(OpContext& ctx, std::string_view name) {
+  auto table = ctx.FindTableForControl(name);
+  if (!table.ok() && table.error().code() == ErrorCode::kResourceNotFound) {
+    return Error::TableNotFound("Table not found: " + std::string(name));
+  }
+  return table;
+}
+
+// Writes every item of `backup` into `table`, a batch at a time.
+Status RestoreItems(OpContext& ctx, const Backup& backup, const TableDef& table) {
+  TableDef copy = backup.source;
+  copy.id = backup.id;  // the items are stored under the backup's id
+  auto cursor = ctx.db().ScanHashRange(copy, 0, UINT64_MAX, std::nullopt);
+  std::vector<Item> items;
+  auto flush = [&]() -> Status {
+    std::vector<storage::ItemWrite> writes;
+    for (Item& item : items) {
+      PrimaryKey key = KeyOf(table, item);
+      writes.push_back({&table, std::move(key),
+                        [item = std::move(item)](const std::optional<Item>&)
+                            -> Result<std::optional<Item>> { return std::optional<Item>(item); },
+                        /*needs_old_item=*/false});
+    }
+    items.clear();
+    auto written = ctx.db().WriteItems(std::move(writes));
+    if (!written.ok()) return std::move(written).error();
+    return OkStatus();
+  };
+  for (; cursor->Valid(); cursor->Next()) {
+    DDBD_ASSIGN_OR_RETURN(Item item, cursor->item());
+    items.push_back(std::move(item));
+    if (items.size() == kRestoreBatch) DDBD_RETURN_IF_ERROR(flush());
+  }
+  DDBD_RETURN_IF_ERROR(cursor->status());
+  return flush();
+}
+
+}  // namespace
+
+Result<std::string> CreateBackup(OpContext& ctx, const Request& req) {
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(std::string_view table_name, ReadTableName(req.body, errors));
+  DDBD_ASSIGN_OR_RETURN(auto name, wire::GetString(req.body, "BackupName"));
+  if (!name) {
+    errors.NotNull("backupName");
+  } else {
+    errors.TableName(*name, "backupName");
+  }
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  DDBD_ASSIGN_OR_RETURN(auto table, FindSourceTable(ctx, table_name));
+  Backup backup;
+  DDBD_ASSIGN_OR_RETURN(backup.id, ctx.catalog().AllocateId());
+  backup.name = std::string(*name);
+  backup.created_ms = ctx.NowMs();
+  backup.source = *table;
+  DDBD_ASSIGN_OR_RETURN(storage::TableStats copied, ctx.db().CopyItems(table->id, backup.id));
+  backup.item_count = copied.item_count;
+  backup.size_bytes = copied.size_bytes;
+  DDBD_RETURN_IF_ERROR(ctx.db().PutBackupRecord(ctx.scope(), backup.id, EncodeBackup(backup)));
+
+  wire::JsonWriter out;
+  out.BeginObject().Key("BackupDetails");
+  WriteBackupDetails(out, backup, "AVAILABLE");
+  out.EndObject();
+  return out.Take();
+}
+
+Result<std::string> DescribeBackup(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadBackupArn(req.body));
+  DDBD_ASSIGN_OR_RETURN(Backup backup, FindBackup(ctx, arn));
+  return RenderDescription(backup, "AVAILABLE");
+}
+
+Result<std::string> DeleteBackup(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadBackupArn(req.body));
+  DDBD_ASSIGN_OR_RETURN(Backup backup, FindBackup(ctx, arn));
+  DDBD_RETURN_IF_ERROR(ctx.db().DeleteBackupRecord(ctx.scope(), backup.id));
+  DDBD_RETURN_IF_ERROR(ctx.db().DropItems(backup.id));
+  return RenderDescription(backup, "DELETED");
+}
+
+Result<std::string> ListBackups(OpContext& ctx, const Request& req) {
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(auto table_name, wire::GetString(req.body, "TableName"));
+  if (table_name) errors.TableName(*table_name, "tableName");
+  DDBD_ASSIGN_OR_RETURN(auto limit, wire::GetLong(req.body, "Limit"));
+  if (limit && *limit < 1) errors.ValueAtLeast(std::to_string(*limit), "limit", 1);
+  if (limit && *limit > 100) errors.ValueAtMost(std::to_string(*limit), "limit", 100);
+  DDBD_ASSIGN_OR_RETURN(auto type, ReadEnum(req.body, "BackupType", "backupType",
+                                            {"USER", "SYSTEM", "AWS_BACKUP", "ALL"}, errors));
+  DDBD_ASSIGN_OR_RETURN(auto start, wire::GetString(req.body, "ExclusiveStartBackupArn"));
+  // Time bounds are epoch seconds (fractions allowed); lower inclusive, upper exclusive.
+  auto bound = [&](std::string_view member) -> std::optional<double> {
+    double value = 0;
+    auto json = wire::Member(req.body, member);
+    if (!json || json->get_double().get(value) != simdjson::SUCCESS) return std::nullopt;
+    return value;
+  };
+  const std::optional<double> lower = bound("TimeRangeLowerBound");
+  const std::optional<double> upper = bound("TimeRangeUpperBound");
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  DDBD_ASSIGN_OR_RETURN(std::vector<Backup> backups, AllBackups(ctx));
+
+  wire::JsonWriter out;
+  out.BeginObject().Key("BackupSummaries").BeginArray();
+  const size_t page = static_cast<size_t>(limit.value_or(100));
+  bool started = !start.has_value();
+  size_t listed = 0;
+  std::string last;
+  bool more = false;
+  for (const Backup& backup : backups) {
+    const std::string arn = backup.Arn();
+    if (!started) {
+      started = arn == *start;
+      continue;
+    }
+    const double created = static_cast<double>(backup.created_ms) / 1000;
+    if ((table_name && backup.source.name != *table_name) || (type && *type != "USER" && *type != "ALL") ||
+        (lower && created < *lower) || (upper && created >= *upper)) {
+      continue;
+    }
+    if (listed == page) {
+      more = true;
+      break;
+    }
+    out.BeginObject()
+        .Key("TableName").String(backup.source.name)
+        .Key("TableId").String(backup.source.table_uuid)
+        .Key("TableArn").String(backup.source.Arn())
+        .Key("BackupArn").String(arn)
+        .Key("BackupName").String(backup.name)
+        .Key("BackupCreationDateTime").EpochSeconds(backup.created_ms)
+        .Key("BackupStatus").String("AVAILABLE")
+        .Key("BackupType").String("USER")
+        .Key("BackupSizeBytes").Int(backup.size_bytes)
+        .EndObject();
+    ++listed;
+    last = arn;
+  }
+  out.EndArray();
+  if (more) out.Key("LastEvaluatedBackupArn").String(last);
+  out.EndObject();
+  return out.Take();
+}
+
+// The restored table has the backup's keys, indexes, billing and encryption settings (or
+// the billing overrides given); like DynamoDB, not its streams, TTL, tags, point-in-time
+// recovery or deletion protection.
+Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(auto target, wire::GetString(req.body, "TargetTableName"));
+  if (!target) {
+    errors.NotNull("targetTableName");
+  } else {
+    errors.TableName(*target, "targetTableName");
+  }
+  DDBD_ASSIGN_OR_RETURN(auto arn, wire::GetString(req.body, "BackupArn"));
+  if (!arn) errors.NotNull("backupArn");
+  DDBD_ASSIGN_OR_RETURN(auto mode, ReadEnum(req.body, "BillingModeOverride", "billingModeOverride",
+                                            {"PROVISIONED", "PAY_PER_REQUEST"}, errors));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  for (std::string_view member : {"GlobalSecondaryIndexOverride", "LocalSecondaryIndexOverride",
+                                  "ProvisionedThroughputOverride", "OnDemandThroughputOverride",
+                                  "SSESpecificationOverride"}) {
+    if (wire::Member(req.body, member)) {
+      return Error::Validation(std::string(member) + " is not supported by this version of ddbd yet");
+    }
+  }
+  DDBD_ASSIGN_OR_RETURN(Backup backup, FindBackup(ctx, *arn));
+  if (ctx.catalog().Find(ctx.scope(), *target)) {
+    return Error::TableAlreadyExists("Table already exists: " + std::string(*target));
+  }
+  TableDef definition = backup.source;
+  definition.scope = ctx.scope();
+  definition.name = std::string(*target);
+  definition.region = ctx.region();
+  definition.table_uuid = NewTableUuid();
+  definition.creation_time_ms = ctx.NowMs();
+  definition.status = TableStatus::kActive;
+  definition.streams.clear();
+  definition.ttl_attribute.reset();
+  definition.tags.clear();
+  definition.pitr_enabled_ms = 0;
+  definition.deletion_protection = false;
+  for (IndexDef& index : definition.indexes) {
+    index.status = IndexStatus::kActive;
+    index.backfilling = false;
+  }
+  if (mode == "PAY_PER_REQUEST" && definition.billing_mode != BillingMode::kPayPerRequest) {
+    definition.billing_mode = BillingMode::kPayPerRequest;
+    definition.billing_mode_updated_ms = definition.creation_time_ms;
+    definition.throughput = {};
+  } else if (mode == "PROVISIONED" && definition.billing_mode != BillingMode::kProvisioned) {
+    return Error::Validation("ProvisionedThroughputOverride is required to restore a "
+                             "PAY_PER_REQUEST backup as PROVISIONED");
+  }
+  DDBD_ASSIGN_OR_RETURN(auto table, ctx.catalog().Create(std::move(definition)));
+  if (Status restored = RestoreItems(ctx, backup, *table); !restored.ok()) {
+    ctx.catalog().Drop(*table).IgnoreError();  // no half-restored table is left behind
+    return restored.error();
+  }
+  wire::JsonWriter out;
+  out.BeginObject().Key("TableDescription");
+  WriteTableDescription(out, *table, ctx.db().Stats(table->id),
+                        [&ctx](uint64_t id) { return ctx.db().Stats(id); });
+  out.EndObject();
+  return out.Take();
+}
+
+}  // namespace ddbd::server::ops

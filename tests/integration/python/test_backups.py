@@ -1,0 +1,87 @@
+"""On-demand backups through boto3: CreateBackup copies the items as they are, the table can
+change or go away, RestoreTableFromBackup brings the copy back under a new name with its
+indexes; DescribeBackup, ListBackups, DeleteBackup, and DynamoDB's refusals."""
+import pytest
+
+
+def make_table(ddb, name):
+    ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                                {"AttributeName": "sk", "KeyType": "RANGE"}],
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                           {"AttributeName": "sk", "AttributeType": "N"},
+                                           {"AttributeName": "team", "AttributeType": "S"}],
+                     GlobalSecondaryIndexes=[{
+                         "IndexName": "ByTeam", "Projection": {"ProjectionType": "ALL"},
+                         "KeySchema": [{"AttributeName": "team", "KeyType": "HASH"}]}])
+
+
+def test_backup_then_restore_under_a_new_name(ddb):
+    make_table(ddb, "Original")
+    for n in range(30):
+        ddb.put_item(TableName="Original", Item={"pk": {"S": f"p{n % 3}"}, "sk": {"N": str(n)},
+                                                 "team": {"S": "red" if n % 2 else "blue"}})
+    details = ddb.create_backup(TableName="Original", BackupName="before-change")["BackupDetails"]
+    assert details["BackupName"] == "before-change"
+    assert details["BackupStatus"] == "AVAILABLE"
+    assert details["BackupType"] == "USER"
+    assert details["BackupSizeBytes"] > 0
+    arn = details["BackupArn"]
+    assert arn.startswith("arn:aws:dynamodb:us-east-1:000000000000:table/Original/backup/")
+
+    # Later changes, even deleting the table, do not touch the backup.
+    ddb.delete_item(TableName="Original", Key={"pk": {"S": "p0"}, "sk": {"N": "0"}})
+    ddb.delete_table(TableName="Original")
+
+    description = ddb.describe_backup(BackupArn=arn)["BackupDescription"]
+    assert description["SourceTableDetails"]["TableName"] == "Original"
+    assert description["SourceTableDetails"]["ItemCount"] == 30
+    assert description["SourceTableFeatureDetails"]["GlobalSecondaryIndexes"] == [{"IndexName": "ByTeam"}]
+
+    restored = ddb.restore_table_from_backup(TargetTableName="Restored", BackupArn=arn)
+    assert restored["TableDescription"]["TableName"] == "Restored"
+    assert restored["TableDescription"]["ItemCount"] == 30
+    items = ddb.scan(TableName="Restored", ConsistentRead=True)["Items"]
+    assert sorted(int(item["sk"]["N"]) for item in items) == list(range(30))
+    reds = ddb.query(TableName="Restored", IndexName="ByTeam",
+                     KeyConditionExpression="team = :t",
+                     ExpressionAttributeValues={":t": {"S": "red"}})["Items"]
+    assert len(reds) == 15
+    table = ddb.describe_table(TableName="Restored")["Table"]
+    assert table["GlobalSecondaryIndexes"][0]["ItemCount"] == 30
+    assert table["TableStatus"] == "ACTIVE"
+
+
+def test_list_and_delete(ddb):
+    make_table(ddb, "Listed")
+    first = ddb.create_backup(TableName="Listed", BackupName="one")["BackupDetails"]["BackupArn"]
+    second = ddb.create_backup(TableName="Listed", BackupName="two")["BackupDetails"]["BackupArn"]
+    summaries = ddb.list_backups(TableName="Listed")["BackupSummaries"]
+    assert [s["BackupName"] for s in summaries] == ["one", "two"]
+    page = ddb.list_backups(TableName="Listed", Limit=1)
+    assert [s["BackupArn"] for s in page["BackupSummaries"]] == [first]
+    rest = ddb.list_backups(TableName="Listed", ExclusiveStartBackupArn=page["LastEvaluatedBackupArn"])
+    assert [s["BackupArn"] for s in rest["BackupSummaries"]] == [second]
+
+    deleted = ddb.delete_backup(BackupArn=first)["BackupDescription"]["BackupDetails"]
+    assert deleted["BackupStatus"] == "DELETED"
+    assert [s["BackupName"] for s in ddb.list_backups(TableName="Listed")["BackupSummaries"]] == ["two"]
+    with pytest.raises(ddb.exceptions.BackupNotFoundException) as missing:
+        ddb.describe_backup(BackupArn=first)
+    assert missing.value.response["Error"]["Message"] == f"Backup not found: {first}"
+
+
+def test_refusals(ddb):
+    make_table(ddb, "Guarded")
+    arn = ddb.create_backup(TableName="Guarded", BackupName="bak")["BackupDetails"]["BackupArn"]
+    with pytest.raises(ddb.exceptions.TableAlreadyExistsException) as exists:
+        ddb.restore_table_from_backup(TargetTableName="Guarded", BackupArn=arn)
+    assert exists.value.response["Error"]["Message"] == "Table already exists: Guarded"
+    with pytest.raises(ddb.exceptions.TableNotFoundException) as missing:
+        ddb.create_backup(TableName="NoSuchTable", BackupName="bak")
+    assert missing.value.response["Error"]["Message"] == "Table not found: NoSuchTable"
+    with pytest.raises(ddb.exceptions.ClientError) as invalid:
+        ddb.create_backup(TableName="Guarded", BackupName="no spaces")
+    assert invalid.value.response["Error"]["Message"] == (
+        "1 validation error detected: Value 'no spaces' at 'backupName' failed to satisfy "
+        "constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
