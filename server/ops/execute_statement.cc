@@ -161,8 +161,9 @@ bool NamesKey(const PartiqlStatement& statement, const std::string& text, const 
   return false;
 }
 
-// SELECT: Query when a top-level `partition key = value` term exists and no other term
-// names a key attribute (Query filters may not), else Scan with the whole condition.
+// SELECT: Query when a top-level `partition key = value` term exists (with one sort-key
+// term of a key condition's shape, if any, in the key condition) and no other term names a
+// key attribute (Query filters may not); else Scan with the whole condition.
 Result<std::string> RunSelect(OpContext& ctx, const ExecuteInput& in, const PartiqlStatement& st) {
   DDBD_ASSIGN_OR_RETURN(KeyNames keys, KeysOf(ctx, st));
   std::string key_condition, filter;
@@ -177,7 +178,7 @@ Result<std::string> RunSelect(OpContext& ctx, const ExecuteInput& in, const Part
     bool sort_taken = false;
     for (const auto& term : st.where) {
       if (term.text == key_condition) continue;
-      if (!sort_taken && term.path && keys.sort && *term.path == *keys.sort) {
+      if (!sort_taken && term.key_condition_on && keys.sort && *term.key_condition_on == *keys.sort) {
         key_condition += " AND " + term.text;
         sort_taken = true;
       } else if (NamesKey(st, term.text, keys)) {

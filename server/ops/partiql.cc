@@ -342,11 +342,16 @@ class Parser {
       if (Peek().kind == Token::Kind::kWord && Equals(Peek().text, function) &&
           Peek(1).kind == Token::Kind::kPunct && Peek(1).text == "(") {
         pos_ += 2;
-        DDBD_ASSIGN_OR_RETURN(std::string path, Path());
+        const size_t path_start = pos_;
+        std::string name;
+        DDBD_ASSIGN_OR_RETURN(std::string path, Path(&name));
+        const bool simple = pos_ == path_start + 1;
         DDBD_RETURN_IF_ERROR(Expect(","));
-        DDBD_ASSIGN_OR_RETURN(std::string operand, Operand());
+        std::string value;
+        DDBD_ASSIGN_OR_RETURN(std::string operand, Operand(nullptr, &value));
         DDBD_RETURN_IF_ERROR(Expect(")"));
         term.text = std::string(function) + "(" + path + ", " + operand + ")";
+        if (function == "begins_with" && simple && !value.empty()) term.key_condition_on = name;
         return term;
       }
     }
@@ -365,10 +370,12 @@ class Parser {
       return term;
     }
     if (Keyword("BETWEEN")) {
-      DDBD_ASSIGN_OR_RETURN(std::string low, Operand());
+      std::string low_value, high_value;
+      DDBD_ASSIGN_OR_RETURN(std::string low, Operand(nullptr, &low_value));
       DDBD_RETURN_IF_ERROR(ExpectKeyword("AND"));
-      DDBD_ASSIGN_OR_RETURN(std::string high, Operand());
+      DDBD_ASSIGN_OR_RETURN(std::string high, Operand(nullptr, &high_value));
       term.text = left + " BETWEEN " + low + " AND " + high;
+      if (!name.empty() && !low_value.empty() && !high_value.empty()) term.key_condition_on = name;
       return term;
     }
     if (Keyword("IN")) {
@@ -389,6 +396,9 @@ class Parser {
       std::string right_name, right_value;
       DDBD_ASSIGN_OR_RETURN(std::string right, Operand(&right_name, &right_value));
       term.text = left + " " + std::string(comparator == "!=" ? "<>" : comparator) + " " + right;
+      if (comparator != "<>" && comparator != "!=" && !name.empty() && !right_value.empty()) {
+        term.key_condition_on = name;
+      }
       if (comparator == "=") {
         if (!name.empty() && !right_value.empty()) {
           term.path = name;

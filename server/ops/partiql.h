@@ -23,6 +23,9 @@ struct PartiqlTerm {
   std::string text;                  // expression text over the statement's placeholders
   std::optional<std::string> path;   // for `path = value` terms: the attribute compared
   std::optional<std::string> value;  // … and the value placeholder it is compared with
+  // The attribute a term constrains in a form a key condition accepts (=, <, <=, >, >=,
+  // BETWEEN, begins_with, with the attribute on the left and values on the right).
+  std::optional<std::string> key_condition_on;
 };
 
 struct PartiqlStatement {

@@ -31,6 +31,18 @@ TEST(PartiqlTest, SelectSplitsWhereIntoTermsAndMarksEqualities) {
   EXPECT_EQ(st.names.at("#n5"), "y");
 }
 
+TEST(PartiqlTest, TermsAKeyConditionCouldTakeAreMarked) {
+  PartiqlStatement st = Parse(
+      "SELECT * FROM t WHERE pk = 'a' AND sk BETWEEN 1 AND 5 AND begins_with(s, 'x') AND n > 3 "
+      "AND 4 < m AND o <> 1 AND contains(p, 'y') AND q.r = 2");
+  ASSERT_EQ(st.where.size(), 8u);
+  const std::vector<std::optional<std::string>> expected = {"pk", "sk", "s", "n", std::nullopt,
+                                                            std::nullopt, std::nullopt, std::nullopt};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(st.where[i].key_condition_on, expected[i]) << st.where[i].text;
+  }
+}
+
 TEST(PartiqlTest, OrAtTheTopIsOneTerm) {
   PartiqlStatement st = Parse("SELECT * FROM t WHERE a = 1 AND b = 2 OR c IN [3, 4]");
   ASSERT_EQ(st.where.size(), 1u);
