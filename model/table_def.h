@@ -159,6 +159,14 @@ struct TableDef {
   // disabled) and the recovery period in days.
   int64_t pitr_enabled_ms = 0;
   int64_t pitr_recovery_days = 35;
+  // Set on a table restored from a backup (DescribeTable's RestoreSummary).
+  struct RestoreSource {
+    std::string backup_arn;
+    std::string table_arn;
+    int64_t restored_ms = 0;
+    friend bool operator==(const RestoreSource&, const RestoreSource&) = default;
+  };
+  std::optional<RestoreSource> restored_from;
 
   std::string Arn() const;
   // The ARN of one of its streams.

@@ -30,6 +30,7 @@ enum Field : uint64_t {
   kTtlAttribute = 20,  // written only while Time to Live is enabled
   kStream = 21,        // repeated, oldest first
   kPitr = 22,          // written only while point-in-time recovery is enabled
+  kRestoredFrom = 23,  // tables restored from a backup only
 };
 
 // Stored on disk: never renumber.
@@ -269,6 +270,14 @@ std::string EncodeTableDef(const TableDef& t) {
     w.SignedVarint(t.pitr_recovery_days);
     fields.Put(kPitr, payload);
   }
+  if (t.restored_from) {
+    std::string payload;
+    ByteWriter w(payload);
+    w.Bytes(t.restored_from->backup_arn);
+    w.Bytes(t.restored_from->table_arn);
+    w.SignedVarint(t.restored_from->restored_ms);
+    fields.Put(kRestoredFrom, payload);
+  }
   for (const auto& stream : t.streams) {
     std::string payload;
     ByteWriter w(payload);
@@ -342,6 +351,14 @@ Result<TableDef> DecodeTableDef(std::string_view bytes) {
       case kTtlAttribute:
         t.ttl_attribute = std::string(payload);
         break;
+      case kRestoredFrom: {
+        TableDef::RestoreSource source;
+        source.backup_arn = std::string(in.Bytes());
+        source.table_arn = std::string(in.Bytes());
+        source.restored_ms = in.SignedVarint();
+        t.restored_from = std::move(source);
+        break;
+      }
       case kPitr:
         t.pitr_enabled_ms = in.SignedVarint();
         t.pitr_recovery_days = in.SignedVarint();

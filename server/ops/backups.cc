@@ -342,6 +342,8 @@ Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
   definition.tags.clear();
   definition.pitr_enabled_ms = 0;
   definition.deletion_protection = false;
+  definition.restored_from = TableDef::RestoreSource{backup.Arn(), backup.source.Arn(),
+                                                     definition.creation_time_ms};
   for (IndexDef& index : definition.indexes) {
     index.status = IndexStatus::kActive;
     index.backfilling = false;

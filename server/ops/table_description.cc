@@ -212,6 +212,14 @@ void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
         .Key("KMSMasterKeyArn").String(table.sse.kms_master_key_id)
         .EndObject();
   }
+  if (table.restored_from) {
+    out.Key("RestoreSummary").BeginObject()
+        .Key("SourceBackupArn").String(table.restored_from->backup_arn)
+        .Key("SourceTableArn").String(table.restored_from->table_arn)
+        .Key("RestoreDateTime").EpochSeconds(table.restored_from->restored_ms)
+        .Key("RestoreInProgress").Bool(false)
+        .EndObject();
+  }
   if (const StreamSpec* stream = table.EnabledStream()) {
     out.Key("StreamSpecification").BeginObject()
         .Key("StreamEnabled").Bool(true)

@@ -151,6 +151,7 @@ TEST(TableCodecTest, RoundTripsEveryField) {
   table.ttl_attribute = "expiresAt";
   table.pitr_enabled_ms = 1700000000555;
   table.pitr_recovery_days = 7;
+  table.restored_from = TableDef::RestoreSource{"arn:backup", "arn:table", 1700000000777};
   table.streams = {{50, StreamViewType::kOldImage, 1700000000123, false},
                    {51, StreamViewType::kNewAndOldImages, 1700000000999, true}};
   IndexDef global;

@@ -48,6 +48,10 @@ def test_backup_then_restore_under_a_new_name(ddb):
                      ExpressionAttributeValues={":t": {"S": "red"}})["Items"]
     assert len(reds) == 15
     table = ddb.describe_table(TableName="Restored")["Table"]
+    summary = table["RestoreSummary"]
+    assert summary["SourceBackupArn"] == arn
+    assert summary["SourceTableArn"].endswith(":table/Original")
+    assert summary["RestoreInProgress"] is False
     assert table["GlobalSecondaryIndexes"][0]["ItemCount"] == 30
     assert table["TableStatus"] == "ACTIVE"
 
