@@ -44,6 +44,11 @@ void TtlSweeper::Start() {
   thread_ = std::thread([this] { Run(); });
 }
 
+bool TtlSweeper::Stopping() {
+  std::lock_guard lock(mutex_);
+  return stopping_;
+}
+
 void TtlSweeper::Wake() {
   std::lock_guard lock(mutex_);
   woken_ = true;
@@ -87,10 +92,7 @@ Result<uint64_t> TtlSweeper::SweepOnce(int64_t now_ms) {
       DDBD_RETURN_IF_ERROR(db_.TrimStream(stream.id, now_ms - kStreamRetentionMs));
     }
     if (!table->ttl_attribute || table->status != TableStatus::kActive) continue;
-    {
-      std::lock_guard lock(mutex_);
-      if (stopping_) break;
-    }
+    if (Stopping()) break;
     DDBD_ASSIGN_OR_RETURN(uint64_t count, SweepTable(*table, now_ms));
     deleted += count;
   }
@@ -126,7 +128,9 @@ Result<uint64_t> TtlSweeper::SweepTable(const TableDef& table, int64_t now_ms) {
     expired.clear();
     return OkStatus();
   };
+  uint64_t scanned = 0;
   for (; cursor->Valid(); cursor->Next()) {
+    if (++scanned % 4096 == 0 && Stopping()) break;  // a large table must not hold up a shutdown
     DDBD_ASSIGN_OR_RETURN(Item item, cursor->item());
     if (!IsExpired(item, attribute, now_ms)) continue;
     expired.push_back(KeyOf(table, item));

@@ -55,6 +55,7 @@ class TtlSweeper {
 
  private:
   Result<uint64_t> SweepTable(const TableDef& table, int64_t now_ms);
+  bool Stopping();
   void Run();
 
   storage::Database& db_;
