@@ -509,9 +509,21 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(
       const std::string_view old_bytes = outcome.existed
                                              ? std::string_view(stored.data(), stored.size())
                                              : std::string_view();
-      // DynamoDB records nothing for a write that leaves the item as it was.
-      if ((outcome.new_item || outcome.existed) &&
-          !(outcome.new_item && outcome.existed && old_bytes == encoded)) {
+      // DynamoDB records nothing for a write that leaves the item as it was. Equal bytes
+      // say so at once; equal sizes may still hide the same sets in another order.
+      bool unchanged = false;
+      if (outcome.new_item && outcome.existed) {
+        unchanged = old_bytes == encoded;
+        if (!unchanged && outcome.old_size == outcome.new_size) {
+          if (outcome.old_item) {
+            unchanged = *outcome.old_item == *outcome.new_item;
+          } else {
+            DDBD_ASSIGN_OR_RETURN(Item old, DecodeItem(old_bytes));
+            unchanged = old == *outcome.new_item;
+          }
+        }
+      }
+      if ((outcome.new_item || outcome.existed) && !unchanged) {
         stream_records.emplace_back(stream->id,
                                     StreamRecordFor(*writes[i].table, *stream, writes[i], outcome,
                                                     encoded, old_bytes, now_ms));

@@ -378,12 +378,23 @@ TEST(StreamRecordsTest, EveryChangeIsRecordedInOrderWithTheImagesItsViewAsksFor)
   const AttributeValue one = AttributeValue::String("1");
   ASSERT_OK(Put(temp.db(), *table, MakeItem("a", one, "first")));
   ASSERT_OK(Put(temp.db(), *table, MakeItem("a", one, "first")));   // unchanged: no record
+  Item with_set = MakeItem("c", one);
+  with_set["tags"] = AttributeValue::Set(AttributeType::kSS, {"x", "y"});
+  ASSERT_OK(Put(temp.db(), *table, with_set));
+  with_set["tags"] = AttributeValue::Set(AttributeType::kSS, {"y", "x"});  // the same set
+  ASSERT_OK(Put(temp.db(), *table, with_set));
+  ASSERT_OK(Delete(temp.db(), *table, {AttributeValue::String("c"), one}));
   ASSERT_OK(Put(temp.db(), *table, MakeItem("a", one, "second")));
   ASSERT_OK(Delete(temp.db(), *table, {AttributeValue::String("b"), one}));  // absent: none
   ASSERT_OK(Delete(temp.db(), *table, {AttributeValue::String("a"), one}));
 
-  ASSERT_OK_AND_ASSIGN(auto records, temp.db().ReadStream(777, 0, 100));
-  ASSERT_EQ(records.size(), 3u);
+  ASSERT_OK_AND_ASSIGN(auto all, temp.db().ReadStream(777, 0, 100));
+  ASSERT_EQ(all.size(), 5u);  // a's three changes; c inserted once (the reordered set is no
+                              // change) and removed
+  EXPECT_EQ(all[1].event, StreamEvent::kInsert);
+  EXPECT_EQ(all[2].event, StreamEvent::kRemove);
+  EXPECT_EQ(all[1].keys.at("pk"), AttributeValue::String("c"));
+  std::vector<StreamRecord> records = {all[0], all[3], all[4]};
   EXPECT_EQ(records[0].event, StreamEvent::kInsert);
   EXPECT_EQ(records[1].event, StreamEvent::kModify);
   EXPECT_EQ(records[2].event, StreamEvent::kRemove);
@@ -403,7 +414,7 @@ TEST(StreamRecordsTest, EveryChangeIsRecordedInOrderWithTheImagesItsViewAsksFor)
   // Paging from a position, and the numbering survives a restart.
   ASSERT_OK_AND_ASSIGN(auto after_first, temp.db().ReadStream(777, records[0].sequence, 1));
   ASSERT_EQ(after_first.size(), 1u);
-  EXPECT_EQ(after_first[0].sequence, records[1].sequence);
+  EXPECT_EQ(after_first[0].sequence, all[1].sequence);
   const uint64_t last = temp.db().LastStreamSequence();
   EXPECT_EQ(last, records[2].sequence);
   temp.Reopen();
