@@ -36,4 +36,13 @@ Result<std::shared_ptr<const TableDef>> OpContext::FindTableForControl(
   return table;
 }
 
+Result<std::shared_ptr<const TableDef>> OpContext::FindTableForBackup(
+    std::string_view name_or_arn) {
+  auto table = FindTableForControl(name_or_arn);
+  if (!table.ok() && table.error().code() == ErrorCode::kResourceNotFound) {
+    return Error::TableNotFound("Table not found: " + std::string(TableNameOf(name_or_arn)));
+  }
+  return table;
+}
+
 }  // namespace ddbd::server

@@ -47,6 +47,8 @@ class OpContext {
   Result<std::shared_ptr<const TableDef>> FindTable(std::string_view name_or_arn);
   // The same for control-plane operations, whose message names the table.
   Result<std::shared_ptr<const TableDef>> FindTableForControl(std::string_view name_or_arn);
+  // The same for the backup APIs, which answer TableNotFoundException ("Table not found: X").
+  Result<std::shared_ptr<const TableDef>> FindTableForBackup(std::string_view name_or_arn);
 
  private:
   Service& service_;

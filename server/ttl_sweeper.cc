@@ -30,12 +30,19 @@ constexpr size_t kKeysPerRound = 1000;
 
 }  // namespace
 
-bool IsExpired(const AttributeMap& item, std::string_view attribute, int64_t now_ms) {
+ExpiryWindow::ExpiryWindow(int64_t now_ms)
+    : earliest_(SecondsOf(now_ms - kFiveYearsMs)), now_(SecondsOf(now_ms)) {}
+
+bool ExpiryWindow::Expired(const AttributeMap& item, std::string_view attribute) const {
   auto it = item.find(attribute);
   if (it == item.end() || it->second.type() != AttributeType::kN) return false;
   auto expiry = Number::Parse(it->second.scalar());
   if (!expiry.ok()) return false;
-  return *expiry < SecondsOf(now_ms) && *expiry >= SecondsOf(now_ms - kFiveYearsMs);
+  return *expiry < now_ && *expiry >= earliest_;
+}
+
+bool IsExpired(const AttributeMap& item, std::string_view attribute, int64_t now_ms) {
+  return ExpiryWindow(now_ms).Expired(item, attribute);
 }
 
 void TtlSweeper::Start() {
@@ -101,6 +108,7 @@ Result<uint64_t> TtlSweeper::SweepOnce(int64_t now_ms) {
 
 Result<uint64_t> TtlSweeper::SweepTable(const TableDef& table, int64_t now_ms) {
   const std::string& attribute = *table.ttl_attribute;
+  const ExpiryWindow window(now_ms);
   uint64_t deleted = 0;
   auto cursor = db_.ScanHashRange(table, 0, std::numeric_limits<uint64_t>::max(), std::nullopt);
   std::vector<PrimaryKey> expired;
@@ -113,7 +121,7 @@ Result<uint64_t> TtlSweeper::SweepTable(const TableDef& table, int64_t now_ms) {
       // An item changed meanwhile so that it no longer expires (or gone) is left alone: the
       // failed condition writes nothing.
       write.compute = [&](const std::optional<Item>& old) -> Result<std::optional<Item>> {
-        if (!old || !IsExpired(*old, attribute, now_ms)) return Error::ConditionalCheckFailed();
+        if (!old || !window.Expired(*old, attribute)) return Error::ConditionalCheckFailed();
         return std::optional<Item>();
       };
       std::vector<storage::ItemWrite> writes;
@@ -132,7 +140,7 @@ Result<uint64_t> TtlSweeper::SweepTable(const TableDef& table, int64_t now_ms) {
   for (; cursor->Valid(); cursor->Next()) {
     if (++scanned % 4096 == 0 && Stopping()) break;  // a large table must not hold up a shutdown
     DDBD_ASSIGN_OR_RETURN(Item item, cursor->item());
-    if (!IsExpired(item, attribute, now_ms)) continue;
+    if (!window.Expired(item, attribute)) continue;
     expired.push_back(KeyOf(table, item));
     if (expired.size() == kKeysPerRound) DDBD_RETURN_IF_ERROR(delete_expired());
   }

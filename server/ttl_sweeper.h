@@ -11,7 +11,7 @@
 //
 // The same passes expire stream records after DynamoDB's 24 hours.
 //
-// Entry points: IsExpired, TtlSweeper::{Start, Wake, SweepOnce, Stop}.
+// Entry points: IsExpired, ExpiryWindow, TtlSweeper::{Start, Wake, SweepOnce, Stop}.
 #pragma once
 
 #include <chrono>
@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "model/attribute_value.h"
+#include "model/number.h"
 #include "model/result.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
@@ -32,6 +33,17 @@ namespace ddbd::server {
 // `attribute`: a top-level Number below the current time in seconds, and not more than five
 // years below it. Items without the attribute, or with another type, never expire.
 bool IsExpired(const AttributeMap& item, std::string_view attribute, int64_t now_ms);
+
+// The same test with its bounds computed once, for a pass that checks many items.
+class ExpiryWindow {
+ public:
+  explicit ExpiryWindow(int64_t now_ms);
+  bool Expired(const AttributeMap& item, std::string_view attribute) const;
+
+ private:
+  Number earliest_;  // five years before now, in seconds
+  Number now_;
+};
 
 class TtlSweeper {
  public:

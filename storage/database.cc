@@ -458,9 +458,7 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(
   std::vector<VectorEntryChange> vector_changes;
   // Stream records of the batch: (stream id, encoded record), numbered at commit.
   std::vector<std::pair<uint64_t, std::string>> stream_records;
-  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
+  int64_t now_ms = 0;  // read from the clock only when a record needs it
   uint64_t table_id = 0;  // the table of the write being prepared
   auto add_delta = [&](uint64_t id, TableStats delta) {
     TableStats& total = deltas[table_id][id];
@@ -524,6 +522,11 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(
         }
       }
       if ((outcome.new_item || outcome.existed) && !unchanged) {
+        if (now_ms == 0) {
+          now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+        }
         stream_records.emplace_back(stream->id,
                                     StreamRecordFor(*writes[i].table, *stream, writes[i], outcome,
                                                     encoded, old_bytes, now_ms));
@@ -940,6 +943,24 @@ Result<uint64_t> Database::TrimStream(uint64_t stream_id, int64_t before_ms) {
                                                   StreamRecordKey(stream_id, last + 1));
   if (!status.ok()) return StorageError(status);
   return trimmed;
+}
+
+Result<std::optional<std::pair<uint64_t, uint64_t>>> Database::StreamBounds(uint64_t stream_id) {
+  const std::string begin = TablePrefix(stream_id), end = TablePrefix(stream_id + 1);
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->indexes));
+  auto sequence_at = [&]() -> std::optional<uint64_t> {
+    if (!it->Valid() || !it->key().starts_with(begin)) return std::nullopt;
+    return ByteReader(std::string_view(it->key().data() + begin.size(),
+                                       it->key().size() - begin.size()))
+        .FixedBigEndian64();
+  };
+  it->Seek(begin);
+  const std::optional<uint64_t> first = sequence_at();
+  it->SeekForPrev(end);  // the last key below the next id's prefix
+  const std::optional<uint64_t> last = sequence_at();
+  if (!it->status().ok()) return StorageError(it->status());
+  if (!first || !last) return std::optional<std::pair<uint64_t, uint64_t>>();
+  return std::optional(std::pair(*first, *last));
 }
 
 uint64_t Database::LastStreamSequence() {

@@ -218,6 +218,8 @@ class Database {
   // across all streams in commit order.
   // Records of stream `stream_id` numbered above `after`, at most `limit` of them.
   Result<std::vector<StreamRecord>> ReadStream(uint64_t stream_id, uint64_t after, size_t limit);
+  // The sequence numbers of a stream's first and last records; nullopt when it has none.
+  Result<std::optional<std::pair<uint64_t, uint64_t>>> StreamBounds(uint64_t stream_id);
   // The number of the last record of any stream: a reader starting after it sees only
   // changes made from now on.
   uint64_t LastStreamSequence();

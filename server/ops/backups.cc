@@ -80,16 +80,9 @@ Result<std::vector<Backup>> AllBackups(OpContext& ctx) {
 
 Result<std::string_view> ReadBackupArn(wire::JsonObject body) {
   wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(auto arn, wire::GetString(body, "BackupArn"));
-  if (!arn) {
-    errors.NotNull("backupArn");
-  } else if (arn->size() < 37) {
-    errors.LengthAtLeast(*arn, "backupArn", 37);
-  } else if (arn->size() > 1024) {
-    errors.LengthAtMost(*arn, "backupArn", 1024);
-  }
+  DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadArn(body, "BackupArn", "backupArn", 37, 1024, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  return *arn;
+  return arn;
 }
 
 Result<Backup> FindBackup(OpContext& ctx, std::string_view arn) {
@@ -157,15 +150,6 @@ std::string RenderDescription(const Backup& backup, std::string_view status) {
   return out.Take();
 }
 
-// The backup APIs answer TableNotFoundException for a missing source table.
-Result<std::shared_ptr<const TableDef>> FindSourceTable(OpContext& ctx, std::string_view name) {
-  auto table = ctx.FindTableForControl(name);
-  if (!table.ok() && table.error().code() == ErrorCode::kResourceNotFound) {
-    return Error::TableNotFound("Table not found: " + std::string(name));
-  }
-  return table;
-}
-
 // Writes every item of `backup` into `table`, a batch at a time.
 Status RestoreItems(OpContext& ctx, const Backup& backup, const TableDef& table) {
   TableDef copy = backup.source;
@@ -207,7 +191,7 @@ Result<std::string> CreateBackup(OpContext& ctx, const Request& req) {
     errors.TableName(*name, "backupName");
   }
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  DDBD_ASSIGN_OR_RETURN(auto table, FindSourceTable(ctx, table_name));
+  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTableForBackup(table_name));
   Backup backup;
   DDBD_ASSIGN_OR_RETURN(backup.id, ctx.catalog().AllocateId());
   backup.name = std::string(*name);
@@ -261,44 +245,37 @@ Result<std::string> ListBackups(OpContext& ctx, const Request& req) {
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   DDBD_ASSIGN_OR_RETURN(std::vector<Backup> backups, AllBackups(ctx));
 
+  std::vector<Backup> listed;
+  std::vector<std::string> arns;
+  for (Backup& backup : backups) {
+    const double created = static_cast<double>(backup.created_ms) / 1000;
+    if ((table_name && backup.source.name != *table_name) ||
+        (type && *type != "USER" && *type != "ALL") || (lower && created < *lower) ||
+        (upper && created >= *upper)) {
+      continue;
+    }
+    arns.push_back(backup.Arn());
+    listed.push_back(std::move(backup));
+  }
+  const PageRange page = PageAfter(arns, start, static_cast<size_t>(limit.value_or(100)));
   wire::JsonWriter out;
   out.BeginObject().Key("BackupSummaries").BeginArray();
-  const size_t page = static_cast<size_t>(limit.value_or(100));
-  bool started = !start.has_value();
-  size_t listed = 0;
-  std::string last;
-  bool more = false;
-  for (const Backup& backup : backups) {
-    const std::string arn = backup.Arn();
-    if (!started) {
-      started = arn == *start;
-      continue;
-    }
-    const double created = static_cast<double>(backup.created_ms) / 1000;
-    if ((table_name && backup.source.name != *table_name) || (type && *type != "USER" && *type != "ALL") ||
-        (lower && created < *lower) || (upper && created >= *upper)) {
-      continue;
-    }
-    if (listed == page) {
-      more = true;
-      break;
-    }
+  for (size_t i = page.begin; i < page.end; ++i) {
+    const Backup& backup = listed[i];
     out.BeginObject()
         .Key("TableName").String(backup.source.name)
         .Key("TableId").String(backup.source.table_uuid)
         .Key("TableArn").String(backup.source.Arn())
-        .Key("BackupArn").String(arn)
+        .Key("BackupArn").String(arns[i])
         .Key("BackupName").String(backup.name)
         .Key("BackupCreationDateTime").EpochSeconds(backup.created_ms)
         .Key("BackupStatus").String("AVAILABLE")
         .Key("BackupType").String("USER")
         .Key("BackupSizeBytes").Int(backup.size_bytes)
         .EndObject();
-    ++listed;
-    last = arn;
   }
   out.EndArray();
-  if (more) out.Key("LastEvaluatedBackupArn").String(last);
+  if (page.more) out.Key("LastEvaluatedBackupArn").String(arns[page.end - 1]);
   out.EndObject();
   return out.Take();
 }

@@ -1,6 +1,7 @@
 // Shared handler pieces. Key messages follow spec/limits.md §4.
 #include "server/ops/common.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 
@@ -71,6 +72,31 @@ Result<std::string_view> ReadOnlyTableName(wire::JsonObject body) {
   DDBD_ASSIGN_OR_RETURN(std::string_view name, ReadTableName(body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   return name;
+}
+
+Result<std::string_view> ReadArn(wire::JsonObject body, std::string_view member,
+                                 std::string_view path, size_t min, size_t max,
+                                 wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto arn, wire::GetString(body, member));
+  if (!arn) {
+    errors.NotNull(path);
+    return std::string_view();
+  }
+  if (arn->size() < min) errors.LengthAtLeast(*arn, path, min);
+  if (arn->size() > max) errors.LengthAtMost(*arn, path, max);
+  return *arn;
+}
+
+PageRange PageAfter(const std::vector<std::string>& keys,
+                    const std::optional<std::string_view>& exclusive_start, size_t limit) {
+  PageRange page;
+  if (exclusive_start) {
+    auto at = std::find(keys.begin(), keys.end(), *exclusive_start);
+    page.begin = at == keys.end() ? keys.size() : static_cast<size_t>(at - keys.begin()) + 1;
+  }
+  page.end = std::min(keys.size(), page.begin + limit);
+  page.more = page.end < keys.size();
+  return page;
 }
 
 Result<std::optional<std::string_view>> ReadEnum(wire::JsonObject body, std::string_view member,

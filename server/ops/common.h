@@ -22,6 +22,23 @@ namespace ddbd::server::ops {
 // characters; a plain name must match the name pattern). Violations go to `errors`.
 Result<std::string_view> ReadTableName(wire::JsonObject body, wire::ConstraintErrors& errors,
                                        std::string_view path = "tableName");
+// Reads a required ARN member (`path` is its envelope name) of `min`..`max` characters;
+// violations go to `errors`.
+Result<std::string_view> ReadArn(wire::JsonObject body, std::string_view member,
+                                 std::string_view path, size_t min, size_t max,
+                                 wire::ConstraintErrors& errors);
+
+// One page of a listing paged by an exclusive start key (ListStreams, ListBackups): the
+// positions [begin, end) of `keys` (in listing order) that follow `exclusive_start` — none
+// when that key is not in the list — at most `limit` of them; `more` when others follow.
+struct PageRange {
+  size_t begin = 0;
+  size_t end = 0;
+  bool more = false;
+};
+PageRange PageAfter(const std::vector<std::string>& keys,
+                    const std::optional<std::string_view>& exclusive_start, size_t limit);
+
 // A fresh TableId (a version-4 UUID).
 std::string NewTableUuid();
 

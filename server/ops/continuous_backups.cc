@@ -12,15 +12,6 @@ constexpr int64_t kDefaultRecoveryDays = 35;
 // DynamoDB's latest restorable time trails the present by about five minutes.
 constexpr int64_t kRestoreLagMs = 5 * 60 * 1000;
 
-// The backup APIs answer TableNotFoundException where others say ResourceNotFound.
-Result<std::shared_ptr<const TableDef>> FindBackupTable(OpContext& ctx, std::string_view name) {
-  auto table = ctx.FindTableForControl(name);
-  if (!table.ok() && table.error().code() == ErrorCode::kResourceNotFound) {
-    return Error::TableNotFound("Table not found: " + std::string(name));
-  }
-  return table;
-}
-
 std::string RenderDescription(const TableDef& table, int64_t now_ms) {
   wire::JsonWriter out;
   out.BeginObject().Key("ContinuousBackupsDescription").BeginObject();
@@ -76,7 +67,7 @@ Result<PitrChange> ReadPitrChange(wire::JsonObject body) {
 
 Result<std::string> DescribeContinuousBackups(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(std::string_view name, ReadOnlyTableName(req.body));
-  DDBD_ASSIGN_OR_RETURN(auto table, FindBackupTable(ctx, name));
+  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTableForBackup(name));
   return RenderDescription(*table, ctx.NowMs());
 }
 
@@ -84,7 +75,7 @@ Result<std::string> DescribeContinuousBackups(OpContext& ctx, const Request& req
 // period); disabling forgets the period, which the next enable starts again at 35 days.
 Result<std::string> UpdateContinuousBackups(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(PitrChange change, ReadPitrChange(req.body));
-  DDBD_ASSIGN_OR_RETURN(auto table, FindBackupTable(ctx, change.table_name));
+  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTableForBackup(change.table_name));
   const int64_t now = ctx.NowMs();
   DDBD_ASSIGN_OR_RETURN(auto changed, ctx.catalog().Modify(table->id, [&](TableDef& current) {
     if (!change.enabled) {

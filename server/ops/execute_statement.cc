@@ -89,14 +89,18 @@ class InnerRequest {
     out_.Key(member).String(text);
     expressions_ += text + " ";
   }
-  // The statement's placeholders that the expressions written so far use.
-  std::string Finish(const PartiqlStatement& statement) {
+  // The statement's placeholders that the expressions written so far use, with `extra`
+  // names the translation itself added.
+  std::string Finish(const PartiqlStatement& statement,
+                     const std::map<std::string, std::string>& extra = {}) {
     bool any = false;
-    for (const auto& [placeholder, name] : statement.names) {
-      if (!Mentions(expressions_, placeholder)) continue;
-      if (!any) out_.Key("ExpressionAttributeNames").BeginObject();
-      any = true;
-      out_.Key(placeholder).String(name);
+    for (const auto* names : {&statement.names, &extra}) {
+      for (const auto& [placeholder, name] : *names) {
+        if (!Mentions(expressions_, placeholder)) continue;
+        if (!any) out_.Key("ExpressionAttributeNames").BeginObject();
+        any = true;
+        out_.Key(placeholder).String(name);
+      }
     }
     if (any) out_.EndObject();
     any = false;
@@ -221,20 +225,17 @@ Result<std::string> RunSelect(OpContext& ctx, const ExecuteInput& in, const Part
   if (parser.parse(answer).get(root) != simdjson::SUCCESS) return Error::Internal();
   wire::JsonWriter out;
   out.BeginObject().Key("Items").BeginArray();
+  // The operation's own output is valid DynamoDB JSON: items and keys are copied as they are.
   simdjson::dom::array items;
   if (root["Items"].get_array().get(items) == simdjson::SUCCESS) {
-    for (simdjson::dom::element item : items) {
-      DDBD_ASSIGN_OR_RETURN(Item parsed, wire::ParseAttributeMap(item));
-      wire::WriteAttributeMap(out, parsed);
-    }
+    for (simdjson::dom::element item : items) out.Raw(simdjson::minify(item));
   }
   out.EndArray();
   simdjson::dom::element last;
   if (root["LastEvaluatedKey"].get(last) == simdjson::SUCCESS) {
-    DDBD_ASSIGN_OR_RETURN(Item key, wire::ParseAttributeMap(last));
-    out.Key("NextToken").String(wire::Base64Encode(simdjson::minify(last)));
-    out.Key("LastEvaluatedKey");
-    wire::WriteAttributeMap(out, key);
+    const std::string key = simdjson::minify(last);
+    out.Key("NextToken").String(wire::Base64Encode(key));
+    out.Key("LastEvaluatedKey").Raw(key);
   }
   simdjson::dom::object capacity;
   if (root["ConsumedCapacity"].get_object().get(capacity) == simdjson::SUCCESS) {
@@ -297,14 +298,12 @@ Result<std::string> KeyedWriteRequest(OpContext& ctx, const PartiqlStatement& st
 Result<std::string> InsertRequest(OpContext& ctx, const PartiqlStatement& st,
                                   const std::function<void(wire::JsonWriter&)>& options) {
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(st.table));
-  PartiqlStatement with_key = st;
-  with_key.names["#pk"] = table->partition_key.name;
   InnerRequest request(st.table);
   request.out().Key("Item");
   wire::WriteAttributeMap(request.out(), st.item->map());
   options(request.out());
   request.Expression("ConditionExpression", "attribute_not_exists(#pk)");
-  return request.Finish(with_key);
+  return request.Finish(st, {{"#pk", table->partition_key.name}});
 }
 
 // The GetItem request (or transaction Get) of a SELECT that names one item by its key.
@@ -342,8 +341,7 @@ Result<std::string> RunKeyedWrite(OpContext& ctx, const ExecuteInput& in, const 
   out.BeginObject().Key("Items").BeginArray();
   simdjson::dom::element attributes;
   if (!st.returning.empty() && root["Attributes"].get(attributes) == simdjson::SUCCESS) {
-    DDBD_ASSIGN_OR_RETURN(Item returned, wire::ParseAttributeMap(attributes));
-    wire::WriteAttributeMap(out, returned);
+    out.Raw(simdjson::minify(attributes));
   }
   out.EndArray().EndObject();
   return out.Take();
@@ -506,7 +504,7 @@ Result<std::string> BatchExecuteStatement(OpContext& ctx, const Request& req) {
   for (const auto& entry : listed) {
     Result<std::string> answer = entry.ok() ? Result<std::string>(std::string()) : entry.error();
     simdjson::dom::parser parser;
-    std::optional<Item> item;
+    std::optional<std::string> item;  // the Item of a read's answer, as JSON
     if (entry.ok()) {
       const PartiqlStatement& st = entry->statement;
       ExecuteInput in;
@@ -518,10 +516,7 @@ Result<std::string> BatchExecuteStatement(OpContext& ctx, const Request& req) {
         if (answer.ok()) {
           DDBD_ASSIGN_OR_RETURN(wire::JsonValue root, ParseAnswer(parser, *answer));
           simdjson::dom::element found;
-          if (root["Item"].get(found) == simdjson::SUCCESS) {
-            DDBD_ASSIGN_OR_RETURN(Item parsed, wire::ParseAttributeMap(found));
-            item = std::move(parsed);
-          }
+          if (root["Item"].get(found) == simdjson::SUCCESS) item = simdjson::minify(found);
         }
       } else if (st.kind == PartiqlStatement::Kind::kInsert) {
         answer = RunInsert(ctx, in, st);
@@ -532,10 +527,7 @@ Result<std::string> BatchExecuteStatement(OpContext& ctx, const Request& req) {
     out.BeginObject();
     if (entry.ok()) out.Key("TableName").String(entry->statement.table);
     if (answer.ok()) {
-      if (item) {
-        out.Key("Item");
-        wire::WriteAttributeMap(out, *item);
-      }
+      if (item) out.Key("Item").Raw(*item);
     } else {
       const Error& error = answer.error();
       auto code = std::find_if(std::begin(kCodes), std::end(kCodes),

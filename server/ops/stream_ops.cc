@@ -93,14 +93,7 @@ Result<IteratorPosition> ReadIterator(std::string_view iterator) {
 }
 
 Result<std::string_view> ReadStreamArn(wire::JsonObject body, wire::ConstraintErrors& errors) {
-  DDBD_ASSIGN_OR_RETURN(auto arn, wire::GetString(body, "StreamArn"));
-  if (!arn) {
-    errors.NotNull("streamArn");
-    return std::string_view();
-  }
-  if (arn->size() < 37) errors.LengthAtLeast(*arn, "streamArn", 37);
-  if (arn->size() > 1024) errors.LengthAtMost(*arn, "streamArn", 1024);
-  return *arn;
+  return ReadArn(body, "StreamArn", "streamArn", 37, 1024, errors);
 }
 
 }  // namespace
@@ -123,33 +116,28 @@ Result<std::string> ListStreams(OpContext& ctx, const Request& req) {
       if (auto table = ctx.catalog().Find(ctx.scope(), name)) tables.push_back(std::move(table));
     }
   }
-  const size_t page = static_cast<size_t>(std::min(limit.value_or(kMaxStreams), kMaxStreams));
-  wire::JsonWriter out;
-  out.BeginObject().Key("Streams").BeginArray();
-  size_t listed = 0;
-  bool started = !start.has_value();
-  std::string last_arn;
-  bool more = false;
+  struct Listed {
+    const TableDef* table;
+    const StreamSpec* stream;
+  };
+  std::vector<Listed> streams;
+  std::vector<std::string> arns;
   for (const auto& table : tables) {
     for (const StreamSpec& stream : table->streams) {
-      const std::string arn = table->StreamArn(stream);
-      if (!started) {
-        started = arn == *start;
-        continue;
-      }
-      if (listed == page) {
-        more = true;
-        break;
-      }
-      out.BeginObject().Key("StreamArn").String(arn).Key("TableName").String(table->name)
-          .Key("StreamLabel").String(stream.Label()).EndObject();
-      ++listed;
-      last_arn = arn;
+      streams.push_back({table.get(), &stream});
+      arns.push_back(table->StreamArn(stream));
     }
-    if (more) break;
+  }
+  const PageRange page = PageAfter(
+      arns, start, static_cast<size_t>(std::min(limit.value_or(kMaxStreams), kMaxStreams)));
+  wire::JsonWriter out;
+  out.BeginObject().Key("Streams").BeginArray();
+  for (size_t i = page.begin; i < page.end; ++i) {
+    out.BeginObject().Key("StreamArn").String(arns[i]).Key("TableName").String(streams[i].table->name)
+        .Key("StreamLabel").String(streams[i].stream->Label()).EndObject();
   }
   out.EndArray();
-  if (more) out.Key("LastEvaluatedStreamArn").String(last_arn);
+  if (page.more) out.Key("LastEvaluatedStreamArn").String(arns[page.end - 1]);
   out.EndObject();
   return out.Take();
 }
@@ -161,7 +149,7 @@ Result<std::string> DescribeStream(OpContext& ctx, const Request& req) {
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   DDBD_ASSIGN_OR_RETURN(StreamRef ref, FindStream(ctx, arn));
   const StreamSpec& stream = *ref.stream;
-  DDBD_ASSIGN_OR_RETURN(auto first, ctx.db().ReadStream(stream.id, 0, 1));
+  DDBD_ASSIGN_OR_RETURN(auto bounds, ctx.db().StreamBounds(stream.id));
 
   wire::JsonWriter out;
   out.BeginObject().Key("StreamDescription").BeginObject();
@@ -177,17 +165,11 @@ Result<std::string> DescribeStream(OpContext& ctx, const Request& req) {
   const std::string shard_id = ShardIdOf(stream);
   if (!start_shard || *start_shard != shard_id) {
     out.BeginObject().Key("ShardId").String(shard_id).Key("SequenceNumberRange").BeginObject();
-    const uint64_t starting = first.empty() ? ctx.db().LastStreamSequence() + 1 : first[0].sequence;
+    const uint64_t starting = bounds ? bounds->first : ctx.db().LastStreamSequence() + 1;
     out.Key("StartingSequenceNumber").String(SequenceText(starting));
     if (!stream.enabled) {
       // A disabled stream's shard is closed: it ends at its last record.
-      uint64_t last = starting;
-      for (uint64_t after = starting - 1;;) {
-        DDBD_ASSIGN_OR_RETURN(auto records, ctx.db().ReadStream(stream.id, after, kMaxRecords));
-        if (records.empty()) break;
-        last = after = records.back().sequence;
-      }
-      out.Key("EndingSequenceNumber").String(SequenceText(last));
+      out.Key("EndingSequenceNumber").String(SequenceText(bounds ? bounds->second : starting));
     }
     out.EndObject().EndObject();
   }

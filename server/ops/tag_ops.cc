@@ -10,14 +10,7 @@ namespace {
 constexpr size_t kMaxTags = 50;
 
 Result<std::string_view> ReadResourceArn(wire::JsonObject body, wire::ConstraintErrors& errors) {
-  DDBD_ASSIGN_OR_RETURN(auto arn, wire::GetString(body, "ResourceArn"));
-  if (!arn) {
-    errors.NotNull("resourceArn");
-    return std::string_view();
-  }
-  if (arn->empty()) errors.LengthAtLeast(*arn, "resourceArn", 1);
-  if (arn->size() > 1283) errors.LengthAtMost(*arn, "resourceArn", 1283);
-  return *arn;
+  return ReadArn(body, "ResourceArn", "resourceArn", 1, 1283, errors);
 }
 
 // The table an ARN names, in this request's namespace.

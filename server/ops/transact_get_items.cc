@@ -1,6 +1,7 @@
 // TransactGetItems: up to 100 Get actions over one or more tables, read as one consistent
 // snapshot: every item's lock is held while all of them are read (a check-only
 // Database::WriteItems), so no write lands between two of the reads.
+#include <algorithm>
 #include <set>
 
 #include "server/ops/item_request.h"
@@ -85,16 +86,25 @@ Result<std::string> TransactGetItems(OpContext& ctx, const Request& req) {
   out.BeginObject();
   if (capacity != CapacityDetail::kNone) {
     // Transactional reads cost twice a strongly consistent read, per table.
-    MultiWrite tables;
-    std::vector<double> units;
+    // Tables in the order of their first Get, each named as that Get named it.
+    struct TableUnits {
+      uint64_t id;
+      std::string_view name;
+      double units;
+    };
+    std::vector<TableUnits> tables;
     for (size_t i = 0; i < gets.size(); ++i) {
-      const size_t t = tables.TableIndex(gets[i].table, gets[i].request.table_name);
-      units.resize(tables.tables.size());
-      units[t] += 2 * ReadUnits(outcomes[i].old_size, /*consistent=*/true);
+      auto it = std::find_if(tables.begin(), tables.end(),
+                             [&](const TableUnits& t) { return t.id == gets[i].table->id; });
+      if (it == tables.end()) {
+        tables.push_back({gets[i].table->id, gets[i].request.table_name, 0});
+        it = tables.end() - 1;
+      }
+      it->units += 2 * ReadUnits(outcomes[i].old_size, /*consistent=*/true);
     }
     out.Key("ConsumedCapacity").BeginArray();
-    for (size_t t = 0; t < tables.tables.size(); ++t) {
-      WriteConsumedCapacity(out, capacity, tables.table_names[t], units[t], false);
+    for (const TableUnits& table : tables) {
+      WriteConsumedCapacity(out, capacity, table.name, table.units, false);
     }
     out.EndArray();
   }

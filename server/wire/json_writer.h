@@ -23,6 +23,8 @@ class JsonWriter {
   JsonWriter& String(std::string_view s) { Separate(); Quoted(s); return *this; }
   JsonWriter& Int(int64_t v) { Separate(); out_ += std::to_string(v); return *this; }
   JsonWriter& Bool(bool v) { Separate(); out_ += v ? "true" : "false"; return *this; }
+  // A value that is already JSON (e.g. minified from another response), copied as it is.
+  JsonWriter& Raw(std::string_view json) { Separate(); out_ += json; return *this; }
   // A capacity figure as DynamoDB prints it: always with a fraction ("1.0", "0.5").
   JsonWriter& Capacity(double v);
   // The shortest decimal that reads back as `v` (a finite double).

@@ -395,6 +395,8 @@ TEST(StreamRecordsTest, EveryChangeIsRecordedInOrderWithTheImagesItsViewAsksFor)
   EXPECT_EQ(all[2].event, StreamEvent::kRemove);
   EXPECT_EQ(all[1].keys.at("pk"), AttributeValue::String("c"));
   std::vector<StreamRecord> records = {all[0], all[3], all[4]};
+  ASSERT_OK_AND_ASSIGN(auto bounds, temp.db().StreamBounds(777));
+  EXPECT_EQ(bounds, std::optional(std::pair(all.front().sequence, all.back().sequence)));
   EXPECT_EQ(records[0].event, StreamEvent::kInsert);
   EXPECT_EQ(records[1].event, StreamEvent::kModify);
   EXPECT_EQ(records[2].event, StreamEvent::kRemove);
@@ -437,6 +439,8 @@ TEST(StreamRecordsTest, KeysOnlyAndDisabledStreams) {
   ASSERT_OK(Put(temp.db(), *table, MakeItem("a", AttributeValue::String("1"))));
   ASSERT_OK_AND_ASSIGN(auto old_stream, temp.db().ReadStream(801, 0, 100));
   EXPECT_TRUE(old_stream.empty());  // only the current, enabled stream records
+  ASSERT_OK_AND_ASSIGN(auto no_bounds, temp.db().StreamBounds(801));
+  EXPECT_FALSE(no_bounds);
   ASSERT_OK_AND_ASSIGN(auto records, temp.db().ReadStream(802, 0, 100));
   ASSERT_EQ(records.size(), 1u);
   EXPECT_FALSE(records[0].new_image);

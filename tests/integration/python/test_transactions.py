@@ -104,14 +104,30 @@ def test_a_runtime_validation_error_cancels_with_its_message(ddb):
         TableName="TxInvalid", Key={"id": {"S": "new"}}).get("Item") is None
 
 
-def test_condition_checks_alone_write_nothing(ddb):
+def test_condition_checks_alone_write_nothing(server, ddb):
     make_accounts(ddb, "TxChecks", {"a": 5})
+    # A stream shows whether anything was written: a rewrite of the same item would not
+    # change the balance, but any change of the item would be recorded.
+    arn = ddb.update_table(TableName="TxChecks", StreamSpecification={
+        "StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})["TableDescription"]["LatestStreamArn"]
     answer = ddb.transact_write_items(TransactItems=[
         {"ConditionCheck": {"TableName": "TxChecks", "Key": {"id": {"S": "a"}},
                             "ConditionExpression": "bal = :five",
                             "ExpressionAttributeValues": {":five": {"N": "5"}}}}])
     assert "ConsumedCapacity" not in answer
     assert balances(ddb, "TxChecks") == {"a": 5}
+    streams = server.client(service="dynamodbstreams")
+    shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
+    iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard,
+                                          ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+    assert streams.get_records(ShardIterator=iterator)["Records"] == []
+    # The same check fails when the condition does not hold, and still writes nothing.
+    with pytest.raises(ddb.exceptions.TransactionCanceledException):
+        ddb.transact_write_items(TransactItems=[
+            {"ConditionCheck": {"TableName": "TxChecks", "Key": {"id": {"S": "a"}},
+                                "ConditionExpression": "bal = :six",
+                                "ExpressionAttributeValues": {":six": {"N": "6"}}}}])
+    assert streams.get_records(ShardIterator=iterator)["Records"] == []
 
 
 def test_transact_get_items(ddb):
