@@ -81,16 +81,6 @@ Status CheckWriteCondition(const WriteRequest& request, const std::optional<Item
                                            : nullptr);
 }
 
-Result<storage::WriteOutcome> WriteOne(
-    OpContext& ctx, const TableDef& table, PrimaryKey key,
-    std::function<Result<std::optional<Item>>(const std::optional<Item>&)> compute,
-    bool needs_old_item) {
-  std::vector<storage::ItemWrite> writes;
-  writes.push_back({&table, std::move(key), std::move(compute), needs_old_item});
-  DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes)));
-  return std::move(outcomes.front());
-}
-
 CapacityUse WriteCapacityUse(const TableDef& table, const storage::WriteOutcome& outcome,
                              CapacityDetail detail) {
   CapacityUse use;
@@ -146,6 +136,9 @@ PreparedWrite Replacing(std::shared_ptr<const TableDef> table, PrimaryKey key,
   return write;
 }
 
+namespace {
+
+// The attributes the request's ReturnValues selects from a write's outcome, or nullopt.
 std::optional<Item> ReturnedAttributes(const WriteRequest& request,
                                        const storage::WriteOutcome& outcome) {
   std::vector<expressions::ResolvedPath> updated;
@@ -170,11 +163,15 @@ std::optional<Item> ReturnedAttributes(const WriteRequest& request,
   return result;
 }
 
+}  // namespace
+
 Result<std::string> RunWrite(OpContext& ctx, PreparedWrite write) {
   const AttributeValue partition = write.key.partition;
-  DDBD_ASSIGN_OR_RETURN(storage::WriteOutcome outcome,
-                        WriteOne(ctx, *write.table, std::move(write.key), std::move(write.compute),
-                                 write.needs_old_item));
+  std::vector<storage::ItemWrite> writes;
+  writes.push_back({write.table.get(), std::move(write.key), std::move(write.compute),
+                    write.needs_old_item});
+  DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes)));
+  const storage::WriteOutcome& outcome = outcomes.front();
   return RenderWriteResponse(*write.request, *write.table, partition, outcome,
                              ReturnedAttributes(*write.request, outcome));
 }

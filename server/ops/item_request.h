@@ -55,13 +55,6 @@ Result<WriteRequest> ReadWriteRequest(wire::JsonObject body, std::string_view ma
 // current item (an absent item is an empty one), carrying the item when asked to.
 Status CheckWriteCondition(const WriteRequest& request, const std::optional<Item>& old);
 
-// Runs one read-modify-write of a single item.
-// `needs_old_item`: whether `compute` or the response needs the old item itself.
-Result<storage::WriteOutcome> WriteOne(
-    OpContext& ctx, const TableDef& table, PrimaryKey key,
-    std::function<Result<std::optional<Item>>(const std::optional<Item>&)> compute,
-    bool needs_old_item);
-
 // What one item write consumed on the table and its indexes (index figures only when
 // `detail` asks for capacity at all).
 CapacityUse WriteCapacityUse(const TableDef& table, const storage::WriteOutcome& outcome,
@@ -95,10 +88,6 @@ Result<PreparedWrite> PrepareUpdate(OpContext& ctx, wire::JsonObject body);
 // A write that stores `new_item` (nullopt deletes) under the request's condition.
 PreparedWrite Replacing(std::shared_ptr<const TableDef> table, PrimaryKey key,
                         WriteRequest request, std::optional<Item> new_item);
-
-// The attributes the request's ReturnValues selects from a write's outcome, or nullopt.
-std::optional<Item> ReturnedAttributes(const WriteRequest& request,
-                                       const storage::WriteOutcome& outcome);
 
 // Runs one prepared write and renders its response.
 Result<std::string> RunWrite(OpContext& ctx, PreparedWrite write);
