@@ -2,8 +2,11 @@
 // DescribeStream, GetShardIterator and GetRecords over the records Database::WriteItems
 // appends. Every stream has one shard, open while the stream is enabled; a shard iterator
 // names the stream and the last sequence number consumed.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <optional>
+#include <tuple>
 
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
@@ -27,25 +30,59 @@ Error StreamNotFound(std::string_view arn) {
                                  " not found");
 }
 
-// The stream an ARN names ("arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>"),
-// among the tables of this request's namespace.
-Result<StreamRef> FindStream(OpContext& ctx, std::string_view arn) {
-  const size_t table_at = arn.find(":table/");
-  const size_t stream_at = arn.find("/stream/");
-  if (arn.substr(0, 4) != "arn:" || table_at == std::string_view::npos ||
-      stream_at == std::string_view::npos || stream_at < table_at) {
-    return StreamNotFound(arn);
+// The parts of a well-formed stream ARN,
+// "arn:<partition>:dynamodb:<region>:<account>:table/<name>/stream/<label>".
+struct StreamArnParts {
+  std::string_view table_name;
+  std::string_view label;
+  // Listing order: ListStreams lists tables by name and each table's streams oldest first,
+  // and labels are creation times, so (name, label) orders every stream ARN.
+  friend bool operator<(const StreamArnParts& a, const StreamArnParts& b) {
+    return std::tie(a.table_name, a.label) < std::tie(b.table_name, b.label);
   }
-  const std::string_view name = arn.substr(table_at + 7, stream_at - table_at - 7);
-  const std::string_view label = arn.substr(stream_at + 8);
+};
+
+std::optional<StreamArnParts> ParseStreamArn(std::string_view arn) {
+  std::string_view fields[5];
+  for (std::string_view& field : fields) {
+    const size_t colon = arn.find(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    field = arn.substr(0, colon);
+    arn.remove_prefix(colon + 1);
+  }
+  if (fields[0] != "arn" || fields[1].empty() || fields[2] != "dynamodb" || fields[3].empty() ||
+      fields[4].empty() || arn.substr(0, 6) != "table/") {
+    return std::nullopt;
+  }
+  arn.remove_prefix(6);
+  const size_t stream_at = arn.find("/stream/");
+  if (stream_at == std::string_view::npos) return std::nullopt;
+  StreamArnParts parts{arn.substr(0, stream_at), arn.substr(stream_at + 8)};
+  if (parts.table_name.size() < 3 || parts.table_name.size() > 255 ||
+      !wire::IsValidResourceName(parts.table_name) || parts.label.empty()) {
+    return std::nullopt;
+  }
+  return parts;
+}
+
+// The stream a well-formed ARN names, among the tables of this request's namespace.
+Result<StreamRef> FindStream(OpContext& ctx, std::string_view arn, const StreamArnParts& parts) {
   StreamRef ref;
-  ref.table = ctx.catalog().Find(ctx.scope(), name);
+  ref.table = ctx.catalog().Find(ctx.scope(), parts.table_name);
   if (!ref.table) return StreamNotFound(arn);
   for (const StreamSpec& stream : ref.table->streams) {
-    if (stream.Label() == label) ref.stream = &stream;
+    if (stream.Label() == parts.label) ref.stream = &stream;
   }
   if (!ref.stream) return StreamNotFound(arn);
   return ref;
+}
+
+// A StreamArn member that is not a stream ARN at all. Pinned by:
+// test_streams.py::test_malformed_stream_arns_are_invalid
+Result<StreamRef> FindStream(OpContext& ctx, std::string_view arn) {
+  const std::optional<StreamArnParts> parts = ParseStreamArn(arn);
+  if (!parts) return Error::Validation("Invalid StreamArn");
+  return FindStream(ctx, arn, *parts);
 }
 
 std::string ShardIdOf(const StreamSpec& stream) {
@@ -63,9 +100,11 @@ std::string SequenceText(uint64_t sequence) {
 
 Result<uint64_t> ParseSequence(std::string_view text) {
   uint64_t value = 0;
-  if (text.empty() || text.size() > 21) return Error::Validation("Invalid SequenceNumber: " + std::string(text));
+  if (text.empty() || text.size() > 21)
+    return Error::Validation("Invalid SequenceNumber: " + std::string(text));
   for (char c : text) {
-    if (c < '0' || c > '9') return Error::Validation("Invalid SequenceNumber: " + std::string(text));
+    if (c < '0' || c > '9')
+      return Error::Validation("Invalid SequenceNumber: " + std::string(text));
     value = value * 10 + static_cast<uint64_t>(c - '0');
   }
   return value;
@@ -96,6 +135,33 @@ Result<std::string_view> ReadStreamArn(wire::JsonObject body, wire::ConstraintEr
   return ReadArn(body, "StreamArn", "streamArn", 37, 1024, errors);
 }
 
+// A ShardId member (28..65 characters in the API model); violations go to `errors`.
+Result<std::optional<std::string_view>> ReadShardId(wire::JsonObject body, std::string_view member,
+                                                    std::string_view path,
+                                                    wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto shard_id, wire::GetString(body, member));
+  if (shard_id && shard_id->size() < 28) errors.LengthAtLeast(*shard_id, path, 28);
+  if (shard_id && shard_id->size() > 65) errors.LengthAtMost(*shard_id, path, 65);
+  return shard_id;
+}
+
+// DescribeStream's ShardFilter: true when it asks for the children of a shard.
+Result<bool> ReadChildShardsFilter(wire::JsonObject body, wire::ConstraintErrors& errors) {
+  DDBD_ASSIGN_OR_RETURN(auto filter, wire::GetObject(body, "ShardFilter"));
+  if (!filter) return false;
+  DDBD_ASSIGN_OR_RETURN(auto type,
+                        ReadEnum(*filter, "Type", "shardFilter.type", {"CHILD_SHARDS"}, errors));
+  DDBD_ASSIGN_OR_RETURN(auto parent,
+                        ReadShardId(*filter, "ShardId", "shardFilter.shardId", errors));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  if (type && !parent) {
+    // Unverified wording: DynamoDB's text for this case was not found.
+    return Error::Validation(
+        "ShardFilter.ShardId is required when ShardFilter.Type is CHILD_SHARDS");
+  }
+  return type.has_value();
+}
+
 }  // namespace
 
 Result<std::string> ListStreams(OpContext& ctx, const Request& req) {
@@ -104,8 +170,19 @@ Result<std::string> ListStreams(OpContext& ctx, const Request& req) {
   if (table_name) errors.TableName(*table_name, "tableName");
   DDBD_ASSIGN_OR_RETURN(auto limit, wire::GetLong(req.body, "Limit"));
   if (limit && *limit < 1) errors.ValueAtLeast(std::to_string(*limit), "limit", 1);
+  if (limit && *limit > kMaxStreams) {
+    errors.ValueAtMost(std::to_string(*limit), "limit", kMaxStreams);
+  }
   DDBD_ASSIGN_OR_RETURN(auto start, wire::GetString(req.body, "ExclusiveStartStreamArn"));
+  if (start && start->size() < 37) errors.LengthAtLeast(*start, "exclusiveStartStreamArn", 37);
+  if (start && start->size() > 1024) errors.LengthAtMost(*start, "exclusiveStartStreamArn", 1024);
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  std::optional<StreamArnParts> start_at;
+  if (start) {
+    start_at = ParseStreamArn(*start);
+    // Unverified wording, after DescribeStream's "Invalid StreamArn".
+    if (!start_at) return Error::Validation("Invalid ExclusiveStartStreamArn");
+  }
 
   std::vector<std::shared_ptr<const TableDef>> tables;
   if (table_name) {
@@ -116,28 +193,38 @@ Result<std::string> ListStreams(OpContext& ctx, const Request& req) {
       if (auto table = ctx.catalog().Find(ctx.scope(), name)) tables.push_back(std::move(table));
     }
   }
+  // The streams after the start ARN in listing order, whether or not it still names one:
+  // paging goes on past the stream of a table deleted meanwhile. Pinned by:
+  // test_streams.py::test_list_streams_continues_after_a_deleted_tables_stream
   struct Listed {
     const TableDef* table;
     const StreamSpec* stream;
   };
   std::vector<Listed> streams;
-  std::vector<std::string> arns;
   for (const auto& table : tables) {
     for (const StreamSpec& stream : table->streams) {
+      const std::string label = stream.Label();
+      if (start_at && !(*start_at < StreamArnParts{table->name, label})) continue;
       streams.push_back({table.get(), &stream});
-      arns.push_back(table->StreamArn(stream));
     }
   }
-  const PageRange page = PageAfter(
-      arns, start, static_cast<size_t>(std::min(limit.value_or(kMaxStreams), kMaxStreams)));
+  const size_t count = std::min(streams.size(), static_cast<size_t>(limit.value_or(kMaxStreams)));
   wire::JsonWriter out;
   out.BeginObject().Key("Streams").BeginArray();
-  for (size_t i = page.begin; i < page.end; ++i) {
-    out.BeginObject().Key("StreamArn").String(arns[i]).Key("TableName").String(streams[i].table->name)
-        .Key("StreamLabel").String(streams[i].stream->Label()).EndObject();
+  std::string last_arn;
+  for (size_t i = 0; i < count; ++i) {
+    last_arn = streams[i].table->StreamArn(*streams[i].stream);
+    out.BeginObject()
+        .Key("StreamArn")
+        .String(last_arn)
+        .Key("TableName")
+        .String(streams[i].table->name)
+        .Key("StreamLabel")
+        .String(streams[i].stream->Label())
+        .EndObject();
   }
   out.EndArray();
-  if (page.more) out.Key("LastEvaluatedStreamArn").String(arns[page.end - 1]);
+  if (count < streams.size()) out.Key("LastEvaluatedStreamArn").String(last_arn);
   out.EndObject();
   return out.Take();
 }
@@ -145,7 +232,11 @@ Result<std::string> ListStreams(OpContext& ctx, const Request& req) {
 Result<std::string> DescribeStream(OpContext& ctx, const Request& req) {
   wire::ConstraintErrors errors;
   DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadStreamArn(req.body, errors));
-  DDBD_ASSIGN_OR_RETURN(auto start_shard, wire::GetString(req.body, "ExclusiveStartShardId"));
+  DDBD_ASSIGN_OR_RETURN(auto limit, wire::GetLong(req.body, "Limit"));
+  if (limit && *limit < 1) errors.ValueAtLeast(std::to_string(*limit), "limit", 1);
+  DDBD_ASSIGN_OR_RETURN(auto start_shard, ReadShardId(req.body, "ExclusiveStartShardId",
+                                                      "exclusiveStartShardId", errors));
+  DDBD_ASSIGN_OR_RETURN(bool child_shards, ReadChildShardsFilter(req.body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   DDBD_ASSIGN_OR_RETURN(StreamRef ref, FindStream(ctx, arn));
   const StreamSpec& stream = *ref.stream;
@@ -162,8 +253,11 @@ Result<std::string> DescribeStream(OpContext& ctx, const Request& req) {
   out.Key("KeySchema");
   WriteKeySchema(out, *ref.table);
   out.Key("Shards").BeginArray();
+  // The only shard has no children, and nothing follows any ExclusiveStartShardId: after
+  // the shard itself nothing is left, and DynamoDB lists no shards after an unknown one.
+  // Pinned by: test_streams.py::test_describe_stream_after_an_unknown_shard_lists_none
   const std::string shard_id = ShardIdOf(stream);
-  if (!start_shard || *start_shard != shard_id) {
+  if (!start_shard && !child_shards) {
     out.BeginObject().Key("ShardId").String(shard_id).Key("SequenceNumberRange").BeginObject();
     const uint64_t starting = bounds ? bounds->first : ctx.db().LastStreamSequence() + 1;
     out.Key("StartingSequenceNumber").String(SequenceText(starting));
@@ -183,10 +277,10 @@ Result<std::string> GetShardIterator(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadStreamArn(req.body, errors));
   DDBD_ASSIGN_OR_RETURN(auto shard_id, wire::GetString(req.body, "ShardId"));
   if (!shard_id) errors.NotNull("shardId");
-  DDBD_ASSIGN_OR_RETURN(auto type, ReadEnum(req.body, "ShardIteratorType", "shardIteratorType",
-                                            {"TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER",
-                                             "AFTER_SEQUENCE_NUMBER"},
-                                            errors));
+  DDBD_ASSIGN_OR_RETURN(
+      auto type,
+      ReadEnum(req.body, "ShardIteratorType", "shardIteratorType",
+               {"TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER", "AFTER_SEQUENCE_NUMBER"}, errors));
   DDBD_ASSIGN_OR_RETURN(auto has_type, wire::GetString(req.body, "ShardIteratorType"));
   if (!has_type) errors.NotNull("shardIteratorType");
   DDBD_ASSIGN_OR_RETURN(auto sequence, wire::GetString(req.body, "SequenceNumber"));
@@ -194,6 +288,11 @@ Result<std::string> GetShardIterator(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(StreamRef ref, FindStream(ctx, arn));
   if (*shard_id != ShardIdOf(*ref.stream)) {
     return Error::ResourceNotFound("Requested resource not found: Shard does not exist");
+  }
+  if (sequence && (*type == "LATEST" || *type == "TRIM_HORIZON")) {
+    // Unverified wording, after the missing-SequenceNumber message below.
+    return Error::Validation("Must not specify a SequenceNumber for shard iterator type " +
+                             std::string(*type));
   }
   uint64_t after = 0;
   if (*type == "LATEST") {
@@ -207,7 +306,9 @@ Result<std::string> GetShardIterator(OpContext& ctx, const Request& req) {
     after = *type == "AT_SEQUENCE_NUMBER" ? (number == 0 ? 0 : number - 1) : number;
   }
   wire::JsonWriter out;
-  out.BeginObject().Key("ShardIterator").String(MakeIterator(ref.table->StreamArn(*ref.stream), after));
+  out.BeginObject()
+      .Key("ShardIterator")
+      .String(MakeIterator(ref.table->StreamArn(*ref.stream), after));
   out.EndObject();
   return out.Take();
 }
@@ -218,10 +319,13 @@ Result<std::string> GetRecords(OpContext& ctx, const Request& req) {
   if (!iterator) errors.NotNull("shardIterator");
   DDBD_ASSIGN_OR_RETURN(auto limit, wire::GetLong(req.body, "Limit"));
   if (limit && *limit < 1) errors.ValueAtLeast(std::to_string(*limit), "limit", 1);
-  if (limit && *limit > kMaxRecords) errors.ValueAtMost(std::to_string(*limit), "limit", kMaxRecords);
+  if (limit && *limit > kMaxRecords)
+    errors.ValueAtMost(std::to_string(*limit), "limit", kMaxRecords);
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   DDBD_ASSIGN_OR_RETURN(IteratorPosition position, ReadIterator(*iterator));
-  DDBD_ASSIGN_OR_RETURN(StreamRef ref, FindStream(ctx, position.arn));
+  const std::optional<StreamArnParts> parts = ParseStreamArn(position.arn);
+  if (!parts) return Error::Validation("Invalid ShardIterator");
+  DDBD_ASSIGN_OR_RETURN(StreamRef ref, FindStream(ctx, position.arn, *parts));
   const StreamSpec& stream = *ref.stream;
   DDBD_ASSIGN_OR_RETURN(auto records,
                         ctx.db().ReadStream(stream.id, position.after,
@@ -257,8 +361,13 @@ Result<std::string> GetRecords(OpContext& ctx, const Request& req) {
     out.Key("StreamViewType").String(StreamViewTypeName(stream.view_type));
     out.EndObject();
     if (record.by_ttl) {
-      out.Key("userIdentity").BeginObject().Key("PrincipalId").String("dynamodb.amazonaws.com")
-          .Key("Type").String("Service").EndObject();
+      out.Key("userIdentity")
+          .BeginObject()
+          .Key("PrincipalId")
+          .String("dynamodb.amazonaws.com")
+          .Key("Type")
+          .String("Service")
+          .EndObject();
     }
     out.EndObject();
   }

@@ -143,3 +143,108 @@ def test_ttl_deletions_are_the_services_own(ddb, streams):
     assert removed["userIdentity"] == {"PrincipalId": "dynamodb.amazonaws.com", "Type": "Service"}
     assert removed["dynamodb"]["OldImage"]["pk"] == {"S": "gone"}
     assert removed["dynamodb"]["Keys"] == {"pk": {"S": "gone"}}
+
+
+STREAMS = "DynamoDBStreams_20120810."
+
+
+def constraint(value, path, rule):
+    return (400, "ValidationException",
+            f"1 validation error detected: Value '{value}' at '{path}' failed to satisfy "
+            f"constraint: Member must {rule}")
+
+
+def test_describe_stream_shard_filter(server, ddb):
+    arn = make_table(ddb, "ShardFilter", {"StreamEnabled": True,
+                                          "StreamViewType": "KEYS_ONLY"})["LatestStreamArn"]
+    status, _, data = raw_call(server.endpoint, "DescribeStream", {"StreamArn": arn},
+                               target_prefix=STREAMS)
+    shard = json.loads(data)["StreamDescription"]["Shards"][0]["ShardId"]
+    # ddbd has one shard per stream, so a shard never has children.
+    status, _, data = raw_call(server.endpoint, "DescribeStream", {
+        "StreamArn": arn, "ShardFilter": {"Type": "CHILD_SHARDS", "ShardId": shard}},
+        target_prefix=STREAMS)
+    description = json.loads(data)["StreamDescription"]
+    assert (status, description["Shards"], description["StreamArn"]) == (200, [], arn)
+
+    def describe(shard_filter):
+        return error_of(server, "DescribeStream", {"StreamArn": arn, "ShardFilter": shard_filter},
+                        STREAMS)
+    assert describe({"Type": "PARENT_SHARDS", "ShardId": shard}) == constraint(
+        "PARENT_SHARDS", "shardFilter.type", "satisfy enum value set: [CHILD_SHARDS]")
+    assert describe({"Type": "CHILD_SHARDS", "ShardId": "shardId-short"}) == constraint(
+        "shardId-short", "shardFilter.shardId", "have length greater than or equal to 28")
+    assert describe({"Type": "CHILD_SHARDS", "ShardId": "s" * 66}) == constraint(
+        "s" * 66, "shardFilter.shardId", "have length less than or equal to 65")
+    assert describe({"Type": "CHILD_SHARDS"}) == (
+        400, "ValidationException",
+        "ShardFilter.ShardId is required when ShardFilter.Type is CHILD_SHARDS")
+
+
+def test_describe_stream_after_an_unknown_shard_lists_none(server, ddb):
+    arn = make_table(ddb, "UnknownShard", {"StreamEnabled": True,
+                                           "StreamViewType": "KEYS_ONLY"})["LatestStreamArn"]
+    bogus = "zzzzzzzzzzzzzzzzzzzzzzzzsfasdgagadfadfgagkjsdfsfsdjfjks"
+    status, _, data = raw_call(server.endpoint, "DescribeStream",
+                               {"StreamArn": arn, "ExclusiveStartShardId": bogus},
+                               target_prefix=STREAMS)
+    assert (status, json.loads(data)["StreamDescription"]["Shards"]) == (200, [])
+    assert error_of(server, "DescribeStream",
+                    {"StreamArn": arn, "ExclusiveStartShardId": "shardId-1"}, STREAMS) == \
+        constraint("shardId-1", "exclusiveStartShardId", "have length greater than or equal to 28")
+
+
+@pytest.mark.parametrize("operation, extra", [
+    ("DescribeStream", {}),
+    ("GetShardIterator", {"ShardId": "shardId-00000000000000000000-00000000",
+                          "ShardIteratorType": "LATEST"}),
+])
+@pytest.mark.parametrize("arn", [
+    "sdfadfsdfnlfkajakfgjalksfgklasjklasdjfklasdfasdfgasf",
+    "arn:aws:dynamodb:us-east-1:000000000000:table/StreamApi",
+    "arn:aws:s3:us-east-1:000000000000:table/StreamApi/stream/2026-01-01T00:00:00.000",
+    "arn:aws:dynamodb:us-east-1:000000000000:table/a;b/stream/2026-01-01T00:00:00.000",
+])
+def test_malformed_stream_arns_are_invalid(server, operation, extra, arn):
+    assert error_of(server, operation, {"StreamArn": arn, **extra}, STREAMS) == (
+        400, "ValidationException", "Invalid StreamArn")
+
+
+def test_sequence_number_with_trim_horizon_or_latest_is_rejected(server, ddb):
+    arn = make_table(ddb, "NoSequence", {"StreamEnabled": True,
+                                         "StreamViewType": "KEYS_ONLY"})["LatestStreamArn"]
+    _, _, data = raw_call(server.endpoint, "DescribeStream", {"StreamArn": arn},
+                          target_prefix=STREAMS)
+    shard = json.loads(data)["StreamDescription"]["Shards"][0]
+    sequence = shard["SequenceNumberRange"]["StartingSequenceNumber"]
+    for kind in ("TRIM_HORIZON", "LATEST"):
+        assert error_of(server, "GetShardIterator", {
+            "StreamArn": arn, "ShardId": shard["ShardId"], "ShardIteratorType": kind,
+            "SequenceNumber": sequence}, STREAMS) == (
+            400, "ValidationException",
+            f"Must not specify a SequenceNumber for shard iterator type {kind}")
+
+
+def test_list_streams_limit_and_start_arn_validation(server):
+    assert error_of(server, "ListStreams", {"Limit": 0}, STREAMS) == constraint(
+        "0", "limit", "have value greater than or equal to 1")
+    assert error_of(server, "ListStreams", {"Limit": 101}, STREAMS) == constraint(
+        "101", "limit", "have value less than or equal to 100")
+    assert error_of(server, "ListStreams", {"ExclusiveStartStreamArn": "abc"}, STREAMS) == \
+        constraint("abc", "exclusiveStartStreamArn", "have length greater than or equal to 37")
+    assert error_of(server, "ListStreams", {
+        "ExclusiveStartStreamArn": "kossaapaaasdafsdaasdasdasdasasdasfadfadfasdasdas"},
+        STREAMS) == (400, "ValidationException", "Invalid ExclusiveStartStreamArn")
+
+
+def test_list_streams_continues_after_a_deleted_tables_stream(ddb, streams):
+    spec = {"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}
+    make_table(ddb, "PageAfterA", spec)
+    gone = make_table(ddb, "PageAfterB", spec)["LatestStreamArn"]
+    kept = make_table(ddb, "PageAfterC", spec)["LatestStreamArn"]
+    everything = [s["StreamArn"] for s in streams.list_streams()["Streams"]]
+    expected = everything[everything.index(gone) + 1:]
+    ddb.delete_table(TableName="PageAfterB")
+    page = streams.list_streams(ExclusiveStartStreamArn=gone)["Streams"]
+    assert [s["StreamArn"] for s in page] == expected
+    assert page[0]["StreamArn"] == kept
