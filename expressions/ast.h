@@ -39,6 +39,7 @@ struct Operand {
   std::string placeholder;    // kValue: ":v"
   std::vector<Operand> args;  // functions and arithmetic
   size_t position = 0;        // offset in the expression, for messages
+  bool parenthesized = false;  // written inside its own parentheses: (a) = :v
 };
 
 enum class Comparator : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };

@@ -192,6 +192,8 @@ class Parser {
   }
 
   Result<Condition> Not() {
+    Nested nested(*this);
+    if (nested.too_deep()) return TooDeep();
     if (IsKeyword(Peek(), "NOT")) {
       Next();
       ++operators_;
@@ -204,7 +206,53 @@ class Parser {
     return Primary();
   }
 
+  // Counts one level of nesting for as long as it lives; the parser's recursion is bounded by
+  // kMaxNesting so that no expression can exhaust the stack.
+  class Nested {
+   public:
+    explicit Nested(Parser& parser) : parser_(parser) { ++parser_.depth_; }
+    ~Nested() { --parser_.depth_; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+    bool too_deep() const { return parser_.depth_ > kMaxNesting; }
+
+   private:
+    Parser& parser_;
+  };
+
+  // What an expression nested past kMaxNesting is told. No valid expression nests that deep:
+  // within DynamoDB's operator limit, such nesting needs redundant parentheses.
+  Error TooDeep() {
+    size_t operators = 0;
+    for (const Token& t : tokens_) {
+      operators += IsKeyword(t, "AND") || IsKeyword(t, "OR") || IsKeyword(t, "NOT") ||
+                   IsKeyword(t, "BETWEEN") || IsKeyword(t, "IN") ||
+                   (t.kind == Token::Kind::kPunctuation &&
+                    (t.text == "=" || t.text == "<>" || t.text == "<" || t.text == "<=" ||
+                     t.text == ">" || t.text == ">=" || t.text == "+" || t.text == "-"));
+    }
+    if (operators > kMaxOperators) {
+      return InvalidExpression(kind_, "The expression contains too many operators; operator "
+                                      "count: " + std::to_string(operators));
+    }
+    return InvalidExpression(kind_, "The expression has redundant parentheses;");
+  }
+
   Result<Condition> Primary() {
+    Nested nested(*this);
+    if (nested.too_deep()) return TooDeep();
+    if (IsPunct(Peek(), "(")) {
+      // "(b) = :v": a parenthesised operand that a comparison follows, or else a
+      // parenthesised condition. Tried in that order, the first attempt undone if it fails.
+      const size_t start = index_;
+      const size_t operators = operators_;
+      const auto problems = problems_;
+      Result<Operand> operand = OperandExpr();
+      if (operand.ok() && IsComparisonAhead()) return Comparison(std::move(operand).value());
+      index_ = start;
+      operators_ = operators;
+      problems_ = problems;
+    }
     if (Accept("(")) {
       DDBD_ASSIGN_OR_RETURN(Condition inner, Or());
       DDBD_RETURN_IF_ERROR(Expect(")"));
@@ -356,8 +404,18 @@ class Parser {
     return operand;
   }
 
-  // An operand of a condition: a path, a :value or size(...).
+  // An operand of a condition: a path, a :value or size(...), possibly in parentheses (one
+  // pair; a second is redundant).
   Result<Operand> OperandExpr() {
+    Nested nested(*this);
+    if (nested.too_deep()) return TooDeep();
+    if (Accept("(")) {
+      DDBD_ASSIGN_OR_RETURN(Operand inner, OperandExpr());
+      DDBD_RETURN_IF_ERROR(Expect(")"));
+      if (inner.parenthesized) Report(kRedundantParentheses, "The expression has redundant parentheses;");
+      inner.parenthesized = true;
+      return inner;
+    }
     const Token& t = Peek();
     if (t.kind == Token::Kind::kValuePlaceholder) {
       Operand operand;
@@ -465,6 +523,8 @@ class Parser {
   }
 
   Result<Operand> UpdateOperand() {
+    Nested nested(*this);
+    if (nested.too_deep()) return TooDeep();
     if (Accept("(")) {
       DDBD_ASSIGN_OR_RETURN(Operand inner, SetValue());
       DDBD_RETURN_IF_ERROR(Expect(")"));
@@ -478,6 +538,7 @@ class Parser {
   std::vector<Token> tokens_;
   size_t index_ = 0;
   size_t operators_ = 0;
+  size_t depth_ = 0;  // levels of nesting being parsed (Nested)
   std::array<std::optional<std::string>, kProblemCount> problems_;
 };
 

@@ -31,6 +31,10 @@ std::string_view ParameterName(ExpressionKind kind);
 inline constexpr size_t kMaxExpressionBytes = 4096;
 inline constexpr size_t kMaxOperators = 300;
 inline constexpr size_t kMaxInOperands = 100;
+// Levels of nesting (parentheses, NOT, function arguments) the parser follows. Within
+// DynamoDB's 300 operators a valid expression nests at most about 600 levels; deeper ones are
+// refused before the stack is at risk.
+inline constexpr size_t kMaxNesting = 1000;
 
 Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind);
 Result<UpdateExpression> ParseUpdate(std::string_view text);

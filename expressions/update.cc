@@ -134,6 +134,15 @@ Status Assign(Item& item, const ResolvedPath& path, AttributeValue value) {
   return OkStatus();
 }
 
+// True when `path` names a list element past the end of its list as it is in `item`: such a
+// SET appends.
+bool PastListEnd(Item& item, const ResolvedPath& path) {
+  if (path.size() < 2 || !path.back().is_index()) return false;
+  const AttributeValue* parent = Parent(item, path);
+  return parent && parent->type() == AttributeType::kL &&
+         path.back().index >= static_cast<int64_t>(parent->list().size());
+}
+
 Status Remove(Item& item, const ResolvedPath& path) {
   if (path.size() == 1) {
     item.erase(path[0].name);
@@ -201,12 +210,21 @@ Result<Item> ApplyUpdate(const UpdateExpression& update, const Bindings& binding
                          const AttributeMap& original) {
   Item item(original);
   std::vector<ResolvedPath> removals;
+  // SETs past the end of a list: each index is judged against the list as it was, and the
+  // elements are appended in index order once the other SETs are done, as DynamoDB does
+  // (SET l[4] = :a, l[2] = :b on a two-element list appends b, then a).
+  // Pinned by: test_update_semantics.py::test_list_sets_past_the_end_append_in_index_order
+  std::vector<std::pair<ResolvedPath, AttributeValue>> appends;
   for (const auto& action : update.actions) {
     ResolvedPath path = bindings.Resolve(action.path);
     switch (action.kind) {
       case UpdateAction::Kind::kSet: {
         DDBD_ASSIGN_OR_RETURN(AttributeValue value, Evaluate(action.value, original, bindings));
-        DDBD_RETURN_IF_ERROR(Assign(item, path, std::move(value)));
+        if (PastListEnd(item, path)) {
+          appends.emplace_back(std::move(path), std::move(value));
+        } else {
+          DDBD_RETURN_IF_ERROR(Assign(item, path, std::move(value)));
+        }
         break;
       }
       case UpdateAction::Kind::kRemove:
@@ -228,6 +246,10 @@ Result<Item> ApplyUpdate(const UpdateExpression& update, const Bindings& binding
       }
     }
   }
+  std::stable_sort(appends.begin(), appends.end(), [](const auto& a, const auto& b) {
+    return a.first.back().index < b.first.back().index;
+  });
+  for (auto& [path, value] : appends) DDBD_RETURN_IF_ERROR(Assign(item, path, std::move(value)));
   // Remove list elements from the highest index down, so earlier removals do not shift the
   // positions later ones refer to.
   std::stable_sort(removals.begin(), removals.end(), [](const ResolvedPath& a, const ResolvedPath& b) {

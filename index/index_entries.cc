@@ -9,9 +9,19 @@
 namespace ddbd::index {
 namespace {
 
-const AttributeValue* KeyValue(const AttributeMap& item, const KeyElement& key) {
+constexpr size_t kMaxPartitionKeyBytes = 2048;
+constexpr size_t kMaxSortKeyBytes = 1024;
+
+// The value of index key `key` in `item`, or nullptr when the item is not in the index: the
+// attribute is missing, of another type, or a value DynamoDB refuses as a key (an empty
+// string or binary, or over the key-size limits). Writes refuse such values
+// (CheckIndexKeys); items written before the index existed are left out of it.
+const AttributeValue* KeyValue(const AttributeMap& item, const KeyElement& key, bool is_partition) {
   auto it = item.find(key.name);
   if (it == item.end() || it->second.type() != ToAttributeType(key.type)) return nullptr;
+  if (it->second.type() == AttributeType::kN) return &it->second;
+  const size_t size = it->second.scalar().size();
+  if (size == 0 || size > (is_partition ? kMaxPartitionKeyBytes : kMaxSortKeyBytes)) return nullptr;
   return &it->second;
 }
 
@@ -34,11 +44,11 @@ Status CheckOne(const IndexDef& index, const KeyElement& key, const AttributeMap
                              index.name + ", IndexKey: " + key.name);
   }
   // Unverified texts for index keys: DynamoDB's table-key messages are reused.
-  if (is_partition && value.scalar().size() > 2048) {
+  if (is_partition && value.scalar().size() > kMaxPartitionKeyBytes) {
     return Error::Validation("One or more parameter values were invalid: Size of hashkey has "
                              "exceeded the maximum size limit of2048 bytes");
   }
-  if (!is_partition && value.scalar().size() > 1024) {
+  if (!is_partition && value.scalar().size() > kMaxSortKeyBytes) {
     return Error::Validation("One or more parameter values were invalid: Aggregated size of all "
                              "range keys has exceeded the size limit of 1024 bytes");
   }
@@ -70,12 +80,12 @@ std::optional<storage::IndexEntry> EntryFor(const TableDef& table, const IndexDe
   if (index.IsVector()) return VectorEntryFor(table, index, item);
   storage::IndexEntry entry;
   for (const auto& key : index.partition_keys) {
-    const AttributeValue* value = KeyValue(item, key);
+    const AttributeValue* value = KeyValue(item, key, /*is_partition=*/true);
     if (!value) return std::nullopt;
     entry.partition.push_back(*value);
   }
   for (const auto& key : index.sort_keys) {
-    const AttributeValue* value = KeyValue(item, key);
+    const AttributeValue* value = KeyValue(item, key, /*is_partition=*/false);
     if (!value) return std::nullopt;
     entry.sort.push_back(*value);
   }

@@ -114,6 +114,8 @@ Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
                         CheckIndexes(definition.partition_key, definition.sort_key,
                                      definition.attribute_definitions, definition.billing_mode,
                                      in.global_indexes, in.local_indexes, in.vector_indexes));
+  DDBD_RETURN_IF_ERROR(CheckDefinitionsUsed(definition.partition_key, definition.sort_key,
+                                            definition.attribute_definitions, definition.indexes));
   if (in.settings.stream) {
     uint64_t stream_id = 0;
     if (in.settings.stream->enabled) {

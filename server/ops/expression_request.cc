@@ -107,7 +107,12 @@ Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const Expression
                              "expressions: " + ValueBearingMembers(accepted));
   }
   const std::vector<std::string> legacy = LegacyMembersPresent(body, accepted);
-  if (!legacy.empty() && (any_value_bearing || projection_text)) {
+  // KeyConditions conflicts with KeyConditionExpression alone: DynamoDBMapper queries send
+  // KeyConditions with a FilterExpression or ProjectionExpression.
+  // Pinned by: test_legacy_parameters.py::test_key_conditions_mix_with_filter_and_projection
+  std::vector<std::string> conflicting = legacy;
+  if (!key_text) std::erase(conflicting, "KeyConditions");
+  if (!conflicting.empty() && (any_value_bearing || projection_text)) {
     std::vector<std::string_view> expression_members;
     for (auto [text, name] : {std::pair{key_text, "KeyConditionExpression"},
                               {update_text, "UpdateExpression"},
@@ -122,7 +127,7 @@ Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const Expression
       return out;
     };
     return Error::Validation("Can not use both expression and non-expression parameters in the "
-                             "same request: Non-expression parameters: {" + join(legacy) +
+                             "same request: Non-expression parameters: {" + join(conflicting) +
                              "} Expression parameters: {" + join(expression_members) + "}");
   }
   DDBD_ASSIGN_OR_RETURN(auto names, ReadNames(body));

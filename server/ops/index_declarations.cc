@@ -31,7 +31,11 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
                             const std::vector<AttributeDefinition>& definitions,
                             BillingMode billing_mode) {
   IndexDef index;
-  if (in.key_schema.size() <= 2) {
+  // A GSI's second HASH element makes it a multi-attribute key.
+  const bool multi_attribute =
+      !in.local && in.key_schema.size() >= 2 &&
+      (in.key_schema.size() > 2 || in.key_schema[1].key_type == "HASH");
+  if (!multi_attribute) {
     DDBD_RETURN_IF_ERROR(CheckKeySchemaShape(in.key_schema, definitions));
   } else {
     // Texts for multi-attribute schemas are unverified; they reuse the two-element ones.
@@ -294,16 +298,32 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
   if (projected > kMaxProjectedAttributes) {
     return Invalid("Number of projected attributes in all indexes exceeds limit of 100");
   }
-  // With indexes, every attribute definition must be a key of the table or of an index.
+  return result;
+}
+
+namespace {
+
+std::set<std::string> KeysUsed(const KeyElement& table_hash,
+                               const std::optional<KeyElement>& table_range,
+                               std::span<const IndexDef> indexes) {
   std::set<std::string> used = {table_hash.name};
   if (table_range) used.insert(table_range->name);
-  for (const auto& index : result) {
+  for (const auto& index : indexes) {
     for (const auto& key : index.partition_keys) used.insert(key.name);
     for (const auto& key : index.sort_keys) used.insert(key.name);
     if (index.vector) {
       for (const auto& filter : index.vector->filters) used.insert(filter.name);
     }
   }
+  return used;
+}
+
+}  // namespace
+
+Status CheckDefinitionsUsed(const KeyElement& table_hash, const std::optional<KeyElement>& table_range,
+                            const std::vector<AttributeDefinition>& definitions,
+                            std::span<const IndexDef> indexes) {
+  const std::set<std::string> used = KeysUsed(table_hash, table_range, indexes);
   std::vector<std::string> defined;
   for (const auto& def : definitions) defined.push_back(def.name);
   if (defined.size() != used.size() ||
@@ -311,7 +331,30 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
     return Invalid("Some AttributeDefinitions are not used. AttributeDefinitions: [" + Join(defined) +
                    "], keys used: [" + Join(std::vector<std::string>(used.begin(), used.end())) + "]");
   }
-  return result;
+  return OkStatus();
+}
+
+std::optional<std::pair<KeyElement, std::string_view>> KeyUsing(const TableDef& table,
+                                                                std::string_view attribute) {
+  if (table.partition_key.name == attribute) return std::pair{table.partition_key, "HASH"};
+  if (table.sort_key && table.sort_key->name == attribute) return std::pair{*table.sort_key, "RANGE"};
+  for (const auto& index : table.indexes) {
+    if (index.IsVector()) continue;
+    for (const auto& key : index.partition_keys) {
+      if (key.name == attribute) return std::pair{key, "HASH"};
+    }
+    for (const auto& key : index.sort_keys) {
+      if (key.name == attribute) return std::pair{key, "RANGE"};
+    }
+  }
+  return std::nullopt;
+}
+
+void DropUnusedDefinitions(TableDef& table) {
+  const std::set<std::string> used =
+      KeysUsed(table.partition_key, table.sort_key, table.indexes);
+  std::erase_if(table.attribute_definitions,
+                [&](const AttributeDefinition& def) { return !used.count(def.name); });
 }
 
 }  // namespace ddbd::server::ops

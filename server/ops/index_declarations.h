@@ -4,6 +4,7 @@
 // Entry points: ReadIndexes, CheckIndexes.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "model/table_def.h"
@@ -50,7 +51,8 @@ Result<std::optional<std::vector<IndexInput>>> ReadIndexes(wire::JsonObject body
                                                            wire::ConstraintErrors& errors);
 
 // Checks a set of index declarations against the table and turns them into IndexDefs.
-// `gsis`/`lsis` are nullopt when the member was absent.
+// `gsis`/`lsis` are nullopt when the member was absent. Whether every definition is used is
+// CreateTable's own rule (CheckDefinitionsUsed): UpdateTable ignores unused ones.
 Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
                                            const std::optional<KeyElement>& table_range,
                                            const std::vector<AttributeDefinition>& definitions,
@@ -59,6 +61,21 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
                                            const std::optional<std::vector<IndexInput>>& lsis,
                                            const std::optional<std::vector<VectorIndexInput>>&
                                                vectors = std::nullopt);
+
+// CreateTable's "Some AttributeDefinitions are not used" unless every definition is a key of
+// the table or of one of `indexes` (or a vector index's filter attribute).
+Status CheckDefinitionsUsed(const KeyElement& table_hash, const std::optional<KeyElement>& table_range,
+                            const std::vector<AttributeDefinition>& definitions,
+                            std::span<const IndexDef> indexes);
+
+// The key (and its key type, "HASH" or "RANGE") by which the table or one of its secondary
+// indexes uses `attribute`, if any does.
+std::optional<std::pair<KeyElement, std::string_view>> KeyUsing(const TableDef& table,
+                                                                std::string_view attribute);
+
+// Forgets the definitions of attributes no key of the table or its indexes uses any more, as
+// DynamoDB does when an index is deleted.
+void DropUnusedDefinitions(TableDef& table);
 
 // The rules every key schema (table or index) follows, in DynamoDB's order: keys defined,
 // distinct names, HASH first, RANGE second. REQUIRES: 1..2 elements.

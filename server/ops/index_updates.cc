@@ -17,6 +17,38 @@ Error OneOnlineIndexAtATime() {
                               "deleted simultaneously per table");
 }
 
+// The GSI `create` declares, checked against the table: its keys must be defined by this
+// request's AttributeDefinitions (also those the table already knows) with the type the
+// table's other keys give them. Definitions no key uses are ignored, as DynamoDB ignores them.
+// Pinned by: test_index_updates.py
+Result<std::vector<IndexDef>> CreatedIndex(const TableDef& table, const IndexInput& create,
+                                           const std::vector<AttributeDefinition>& definitions) {
+  if (definitions.empty()) {
+    return Error::Validation("One or more parameter values were invalid: AttributeDefinitions is "
+                             "not specified for index: " + create.name);
+  }
+  for (const auto& key : create.key_schema) {
+    const auto type = DefinedType(definitions, key.name);
+    if (!type) continue;  // CheckIndexes reports it
+    for (const auto& other : table.indexes) {
+      if (other.IsVector() && other.vector->attribute == key.name) {
+        return AttributeRedefined(KeyElement{key.name, *type}, key.key_type, *other.vector,
+                                  /*vector_first=*/true);
+      }
+    }
+    if (auto existing = KeyUsing(table, key.name); existing && existing->first.type != *type) {
+      return KeyRedefined(existing->first, existing->second, KeyElement{key.name, *type},
+                          key.key_type);
+    }
+  }
+  return CheckIndexes(table.partition_key, table.sort_key, definitions, table.billing_mode,
+                      std::vector<IndexInput>{create}, std::nullopt);
+}
+
+void AddDefinition(const KeyElement& key, std::vector<AttributeDefinition>& definitions) {
+  if (!DefinedType(definitions, key.name)) definitions.push_back({key.name, key.type});
+}
+
 }  // namespace
 
 Error OneOnlineIndexAtATimeError() { return OneOnlineIndexAtATime(); }
@@ -98,27 +130,16 @@ Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUp
           return Error::Validation("One or more parameter values were invalid: Index already "
                                    "exists: " + update.create.name);
         }
-        DDBD_ASSIGN_OR_RETURN(std::vector<AttributeDefinition> definitions,
-                              MergeDefinitions(table.attribute_definitions, new_definitions));
-        for (const auto& key : update.create.key_schema) {
-          for (const auto& other : table.indexes) {
-            const auto type = DefinedType(definitions, key.name);
-            if (type && other.IsVector() && other.vector->attribute == key.name) {
-              return AttributeRedefined(KeyElement{key.name, *type}, key.key_type, *other.vector,
-                                        /*vector_first=*/true);
-            }
-          }
-        }
         DDBD_ASSIGN_OR_RETURN(std::vector<IndexDef> created,
-                              CheckIndexes(table.partition_key, table.sort_key, definitions,
-                                           table.billing_mode, std::vector<IndexInput>{update.create},
-                                           std::nullopt));
+                              CreatedIndex(table, update.create, new_definitions));
         IndexDef index = std::move(created.front());
         DDBD_ASSIGN_OR_RETURN(index.id, ctx.catalog().AllocateId());
         index.status = IndexStatus::kCreating;
         index.backfilling = true;
         changes.created.push_back(index.id);
-        table.attribute_definitions = std::move(definitions);
+        // The new keys' definitions join the table's; any others in the request are ignored.
+        for (const auto& key : index.partition_keys) AddDefinition(key, table.attribute_definitions);
+        for (const auto& key : index.sort_keys) AddDefinition(key, table.attribute_definitions);
         table.indexes.push_back(std::move(index));
         break;
       }
@@ -144,6 +165,7 @@ Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUp
         deleted.status = IndexStatus::kDeleting;
         changes.deleted.push_back(std::move(deleted));
         table.indexes.erase(it);
+        DropUnusedDefinitions(table);
         break;
       }
     }

@@ -1,6 +1,8 @@
 // Legacy parameter translation.
 #include "server/ops/legacy_parameters.h"
 
+#include <span>
+
 #include "server/ops/common.h"
 #include "server/wire/attribute_value_json.h"
 
@@ -93,10 +95,19 @@ class Translator {
     else if (op == "IN") c.kind = Condition::Kind::kIn;
     else c.kind = Condition::Kind::kBetween;
     if (op == "NOT_CONTAINS") {
+      // Unlike NOT contains(...) in an expression, NOT_CONTAINS is false for a missing
+      // attribute. Pinned by: test_legacy_parameters.py::test_not_contains_needs_the_attribute
       Condition negated;
       negated.kind = Condition::Kind::kNot;
       negated.children.push_back(std::move(c));
-      return negated;
+      Condition exists;
+      exists.kind = Condition::Kind::kAttributeExists;
+      exists.operands.push_back(PathTo(attribute));
+      Condition both;
+      both.kind = Condition::Kind::kAnd;
+      both.children.push_back(std::move(exists));
+      both.children.push_back(std::move(negated));
+      return both;
     }
     return c;
   }
@@ -116,20 +127,23 @@ Result<std::vector<AttributeValue>> ReadValueList(wire::JsonObject condition) {
   return values;
 }
 
-Condition Combine(std::vector<Condition> conditions, bool use_or) {
-  Condition combined = std::move(conditions[0]);
-  for (size_t i = 1; i < conditions.size(); ++i) {
-    Condition node;
-    node.kind = use_or ? Condition::Kind::kOr : Condition::Kind::kAnd;
-    node.children.push_back(std::move(combined));
-    node.children.push_back(std::move(conditions[i]));
-    combined = std::move(node);
-  }
-  return combined;
+// Joins `conditions` with AND (or OR) into a balanced tree: a map of thousands of conditions
+// nests only as deep as its logarithm, so evaluating it cannot exhaust the stack.
+// Pinned by: test_depth_limits.py::test_legacy_maps_with_thousands_of_conditions
+Condition Combine(std::span<Condition> conditions, bool use_or) {
+  if (conditions.size() == 1) return std::move(conditions[0]);
+  const size_t half = conditions.size() / 2;
+  Condition node;
+  node.kind = use_or ? Condition::Kind::kOr : Condition::Kind::kAnd;
+  node.children.push_back(Combine(conditions.first(half), use_or));
+  node.children.push_back(Combine(conditions.subspan(half), use_or));
+  return node;
 }
 
 // Expected: per attribute either Value/Exists or ComparisonOperator/AttributeValueList.
-Result<Condition> ExpectedCondition(wire::JsonObject expected, Translator& t, bool use_or) {
+// nullopt for an empty map: DynamoDB reads it as no condition.
+Result<std::optional<Condition>> ExpectedCondition(wire::JsonObject expected, Translator& t,
+                                                   bool use_or) {
   std::vector<Condition> conditions;
   for (auto field : expected) {
     const std::string attribute(field.key);
@@ -177,12 +191,14 @@ Result<Condition> ExpectedCondition(wire::JsonObject expected, Translator& t, bo
                                                     std::move(values)));
     conditions.push_back(std::move(c));
   }
-  if (conditions.empty()) return Invalid("Expected must not be empty");
-  return Combine(std::move(conditions), use_or);
+  if (conditions.empty()) return std::optional<Condition>();  // Expected: {} is no condition
+  return std::optional<Condition>(Combine(conditions, use_or));
 }
 
 // KeyConditions, QueryFilter, ScanFilter: ComparisonOperator with AttributeValueList.
-Result<Condition> FilterCondition(wire::JsonObject filter, Translator& t, bool use_or) {
+// nullopt for an empty map, as with Expected.
+Result<std::optional<Condition>> FilterCondition(wire::JsonObject filter, Translator& t,
+                                                 bool use_or) {
   std::vector<Condition> conditions;
   for (auto field : filter) {
     DDBD_ASSIGN_OR_RETURN(wire::JsonObject spec, wire::AsObject(field.value));
@@ -195,8 +211,8 @@ Result<Condition> FilterCondition(wire::JsonObject filter, Translator& t, bool u
     DDBD_ASSIGN_OR_RETURN(Condition c, t.Comparison(std::string(field.key), *op, std::move(values)));
     conditions.push_back(std::move(c));
   }
-  if (conditions.empty()) return Error::Validation("Conditions can be of length 1 or 2 only");
-  return Combine(std::move(conditions), use_or);
+  if (conditions.empty()) return std::optional<Condition>();  // {} is no condition
+  return std::optional<Condition>(Combine(conditions, use_or));
 }
 
 Result<expressions::UpdateExpression> UpdateFromAttributeUpdates(wire::JsonObject updates,
@@ -263,24 +279,24 @@ Status TranslateLegacy(wire::JsonObject body, const ExpressionMembers& accepted,
   if (accepted.condition) {
     DDBD_ASSIGN_OR_RETURN(auto expected, wire::GetObject(body, "Expected"));
     if (expected) {
-      DDBD_ASSIGN_OR_RETURN(Condition condition, ExpectedCondition(*expected, t, use_or));
-      in.condition = std::make_shared<const Condition>(std::move(condition));
+      DDBD_ASSIGN_OR_RETURN(auto condition, ExpectedCondition(*expected, t, use_or));
+      if (condition) in.condition = std::make_shared<const Condition>(std::move(*condition));
     }
   }
   if (accepted.filter) {
     for (std::string_view member : {"QueryFilter", "ScanFilter"}) {
       DDBD_ASSIGN_OR_RETURN(auto filter, wire::GetObject(body, member));
       if (filter) {
-        DDBD_ASSIGN_OR_RETURN(Condition condition, FilterCondition(*filter, t, use_or));
-        in.filter = std::make_shared<const Condition>(std::move(condition));
+        DDBD_ASSIGN_OR_RETURN(auto condition, FilterCondition(*filter, t, use_or));
+        if (condition) in.filter = std::make_shared<const Condition>(std::move(*condition));
       }
     }
   }
   if (accepted.key_condition) {
     DDBD_ASSIGN_OR_RETURN(auto key_conditions, wire::GetObject(body, "KeyConditions"));
     if (key_conditions) {
-      DDBD_ASSIGN_OR_RETURN(Condition condition, FilterCondition(*key_conditions, t, false));
-      in.key_condition = std::make_shared<const Condition>(std::move(condition));
+      DDBD_ASSIGN_OR_RETURN(auto condition, FilterCondition(*key_conditions, t, false));
+      if (condition) in.key_condition = std::make_shared<const Condition>(std::move(*condition));
     }
   }
   if (accepted.update) {

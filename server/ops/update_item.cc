@@ -1,5 +1,7 @@
 // UpdateItem: change (or create) one item with an UpdateExpression, optionally under a
 // ConditionExpression, returning the values ReturnValues asks for.
+#include <algorithm>
+
 #include "expressions/evaluator.h"
 #include "expressions/update.h"
 #include "index/index_entries.h"
@@ -35,10 +37,24 @@ Status CheckKeyNotUpdated(const TableDef& table, const ExpressionInputs& express
   return OkStatus();
 }
 
+bool OnlyRemoves(const expressions::UpdateExpression& update) {
+  using Kind = expressions::UpdateAction::Kind;
+  return !update.actions.empty() &&
+         std::all_of(update.actions.begin(), update.actions.end(), [](const auto& action) {
+           return action.kind == Kind::kRemove || action.kind == Kind::kDelete;
+         });
+}
+
 Result<std::optional<Item>> ComputeUpdated(const UpdateItemInput& in, const std::optional<Item>& old) {
   DDBD_RETURN_IF_ERROR(CheckWriteCondition(in.request, old));
   const ExpressionInputs& expressions = in.request.expressions;
-  // A missing item is created from its key, as DynamoDB's UpdateItem does.
+  // An update that only removes (REMOVE, DELETE from a set) leaves a missing item missing.
+  // Pinned by: test_update_semantics.py::test_removing_from_a_missing_item_creates_nothing
+  if (!old && expressions.update && OnlyRemoves(*expressions.update)) {
+    return std::optional<Item>();
+  }
+  // Otherwise a missing item is created from its key, as DynamoDB's UpdateItem does (an
+  // update without an expression included).
   const AttributeMap& base = old ? *old : static_cast<const AttributeMap&>(in.key);
   Item updated(base);
   if (expressions.update) {

@@ -15,21 +15,6 @@ Error Invalid(const std::string& detail) {
 }
 
 // The key element of the table or of a GSI that `attribute` is, if any, with its key type.
-std::optional<std::pair<KeyElement, std::string_view>> KeyUsing(const TableDef& table,
-                                                                std::string_view attribute) {
-  if (table.partition_key.name == attribute) return std::pair{table.partition_key, "HASH"};
-  if (table.sort_key && table.sort_key->name == attribute) return std::pair{*table.sort_key, "RANGE"};
-  for (const auto& index : table.indexes) {
-    if (index.IsVector()) continue;
-    for (const auto& key : index.partition_keys) {
-      if (key.name == attribute) return std::pair{key, "HASH"};
-    }
-    for (const auto& key : index.sort_keys) {
-      if (key.name == attribute) return std::pair{key, "RANGE"};
-    }
-  }
-  return std::nullopt;
-}
 
 Status CreateVectorIndex(OpContext& ctx, const VectorIndexInput& input,
                          const std::vector<AttributeDefinition>& new_definitions, TableDef& table,
@@ -84,18 +69,34 @@ Status CreateVectorIndex(OpContext& ctx, const VectorIndexInput& input,
 
 }  // namespace
 
+namespace {
+
+std::string KeySchemaText(const KeyElement& key, std::string_view key_type) {
+  return "Schema:[SchemaElement: key{" + key.name + ":" +
+         std::string(KeyAttributeTypeName(key.type)) + ":" + std::string(key_type) + "}]";
+}
+
+Error Redefined(const std::string& existing, const std::string& requested) {
+  return Invalid("Attributes cannot be redefined. Please check that your attribute has the same "
+                 "type as previously defined. Existing schema: " + existing + " New schema: " +
+                 requested);
+}
+
+}  // namespace
+
+Error KeyRedefined(const KeyElement& existing, std::string_view existing_key_type,
+                   const KeyElement& requested, std::string_view requested_key_type) {
+  return Redefined(KeySchemaText(existing, existing_key_type),
+                   KeySchemaText(requested, requested_key_type));
+}
+
 Error AttributeRedefined(const KeyElement& key, std::string_view key_type,
                          const VectorSpec& vector, bool vector_first) {
-  const std::string key_schema = "Schema:[SchemaElement: key{" + key.name + ":" +
-                                 std::string(KeyAttributeTypeName(key.type)) + ":" +
-                                 std::string(key_type) + "}]";
+  const std::string key_schema = KeySchemaText(key, key_type);
   const std::string vector_schema = "VectorIndexSchema:[VectorAttribute: key{" +
                                     vector.attribute + ":L:" +
                                     std::to_string(vector.dimensions) + "}]";
-  return Invalid("Attributes cannot be redefined. Please check that your attribute has the same "
-                 "type as previously defined. Existing schema: " +
-                 (vector_first ? vector_schema : key_schema) +
-                 " New schema: " + (vector_first ? key_schema : vector_schema));
+  return vector_first ? Redefined(vector_schema, key_schema) : Redefined(key_schema, vector_schema);
 }
 
 Result<std::vector<VectorIndexUpdateInput>> ReadVectorIndexUpdates(wire::JsonObject body,
@@ -161,6 +162,7 @@ Status ApplyVectorIndexUpdates(OpContext& ctx, const std::vector<VectorIndexUpda
     deleted.status = IndexStatus::kDeleting;
     changes.deleted.push_back(std::move(deleted));
     table.indexes.erase(it);
+    DropUnusedDefinitions(table);
   }
   return OkStatus();
 }

@@ -32,6 +32,10 @@ Status ApplyVectorIndexUpdates(OpContext& ctx, const std::vector<VectorIndexUpda
 
 // "Attributes cannot be redefined…": a vector attribute that is a key of the table or of a
 // GSI, or the reverse. `vector_first` puts the vector index's schema as the existing one.
+// "Attributes cannot be redefined ..." for key attribute `requested` that the table already
+// uses with another type as `existing`.
+Error KeyRedefined(const KeyElement& existing, std::string_view existing_key_type,
+                   const KeyElement& requested, std::string_view requested_key_type);
 Error AttributeRedefined(const KeyElement& key, std::string_view key_type,
                          const VectorSpec& vector, bool vector_first);
 
