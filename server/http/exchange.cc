@@ -12,6 +12,7 @@
 #include <random>
 
 #include "server/dispatch.h"
+#include "server/http/content_coding.h"
 #include "server/op_context.h"
 
 namespace ddbd::server::http {
@@ -29,29 +30,6 @@ std::string_view MediaType(std::string_view content_type) {
 
 HttpReply UnknownOperationXml() {
   return HttpReply{404, "text/plain", "<UnknownOperationException/>\n", {}};
-}
-
-// Inflates a gzip or zlib body in place. False when it is corrupt or inflates past the limit.
-bool Inflate(std::string& body) {
-  z_stream stream{};
-  if (inflateInit2(&stream, 15 + 32) != Z_OK) return false;
-  std::string out;
-  char buffer[64 * 1024];
-  stream.next_in = reinterpret_cast<Bytef*>(body.data());
-  stream.avail_in = static_cast<uInt>(body.size());
-  int status = Z_OK;
-  while (status == Z_OK) {
-    stream.next_out = reinterpret_cast<Bytef*>(buffer);
-    stream.avail_out = sizeof buffer;
-    status = inflate(&stream, Z_NO_FLUSH);
-    out.append(buffer, sizeof buffer - stream.avail_out);
-    if (out.size() > kMaxBodyBytes) status = Z_MEM_ERROR;
-    if (status == Z_BUF_ERROR && stream.avail_in == 0) break;
-  }
-  inflateEnd(&stream);
-  if (status != Z_STREAM_END) return false;
-  body = std::move(out);
-  return true;
 }
 
 HttpReply JsonReply(std::string_view content_type, int status, std::string body) {
@@ -74,6 +52,33 @@ std::optional<std::string> AllowedOrigin(const Service& service, const std::stri
   return std::nullopt;
 }
 
+// The host the health answer names: the one the client called (DynamoDB answers with its
+// own endpoint's name), without the port; DynamoDB's endpoint in the default region when
+// the request named none. Pinned by: test_http.py::test_health_check_names_the_host_called
+std::string HealthyHost(const Service& service, std::string_view host) {
+  if (!host.empty() && host.front() == '[') {
+    host = host.substr(0, host.find(']') + 1);  // an IPv6 literal keeps its brackets
+  } else {
+    host = host.substr(0, host.find(':'));
+  }
+  if (host.empty()) return "dynamodb." + service.options().default_region + ".amazonaws.com";
+  return std::string(host);
+}
+
+// The headers a browser script may read: the ones DynamoDB exposes. Not x-amz-crc32, so a
+// browser SDK never checks a CRC against a body the browser has decompressed.
+constexpr std::string_view kExposedHeaders =
+    "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date";
+
+// Compresses a body of at least 4 KB when the client accepts gzip or deflate, as DynamoDB
+// does. Pinned by: test_http.py::test_large_replies_are_compressed
+void CompressReply(const HttpRequest& request, HttpReply& reply) {
+  if (reply.body.size() < kCompressionThreshold) return;
+  const ResponseCoding coding = ChooseResponseCoding(request.accept_encoding);
+  if (coding == ResponseCoding::kIdentity || !Compress(coding, reply.body)) return;
+  reply.headers.emplace_back("Content-Encoding", std::string(ContentCodingName(coding)));
+}
+
 HttpReply Route(Service& service, HttpRequest& request) {
   if (request.method == "OPTIONS" && !request.origin.empty()) {
     HttpReply reply{200, "", "", {}};
@@ -90,10 +95,8 @@ HttpReply Route(Service& service, HttpRequest& request) {
     return reply;
   }
   if (request.method == "GET" && (request.path == "/" || request.path.empty())) {
-    return HttpReply{200, "text/plain",
-                     "healthy: dynamodb." + service.options().default_region +
-                         ".amazonaws.com ",
-                     {}};
+    std::string body = "healthy: " + HealthyHost(service, request.host) + " ";
+    return HttpReply{200, "text/plain", std::move(body), {}};
   }
   if (request.method != "POST") return UnknownOperationXml();
 
@@ -104,7 +107,7 @@ HttpReply Route(Service& service, HttpRequest& request) {
 
   if (!request.content_encoding.empty() && request.content_encoding != "identity") {
     if ((request.content_encoding != "gzip" && request.content_encoding != "deflate") ||
-        !Inflate(request.body)) {
+        !Inflate(request.body, kMaxBodyBytes)) {
       return ErrorReply(reply_type, Error::Internal());
     }
   }
@@ -156,12 +159,15 @@ HttpReply HandleExchange(Service& service, HttpRequest& request) {
     return HttpReply{413, "", "", {}};
   }
   HttpReply reply = Route(service, request);
+  CompressReply(request, reply);
   reply.headers.emplace_back("x-amzn-RequestId", NewRequestId());
+  // Over the bytes sent, compressed or not: what DynamoDB covers and the SDKs check.
   uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(reply.body.data()),
                     static_cast<uInt>(reply.body.size()));
   reply.headers.emplace_back("x-amz-crc32", std::to_string(crc));
   if (auto allowed = AllowedOrigin(service, request.origin)) {
     reply.headers.emplace_back("Access-Control-Allow-Origin", *allowed);
+    reply.headers.emplace_back("Access-Control-Expose-Headers", std::string(kExposedHeaders));
     if (*allowed != "*") reply.headers.emplace_back("Vary", "Origin");
   }
   return reply;

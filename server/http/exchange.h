@@ -17,6 +17,7 @@ struct HttpRequest {
   std::string path;
   std::string content_type;
   std::string content_encoding;
+  std::string accept_encoding;  // the last Accept-Encoding header, as DynamoDB reads it
   std::string target;  // X-Amz-Target
   std::string authorization;
   std::string host;

@@ -50,6 +50,7 @@ void CopyHeaders(const bhttp::request<bhttp::string_body>& request, HttpRequest&
     switch (field.name()) {
       case bhttp::field::content_type: target = &out.content_type; break;
       case bhttp::field::content_encoding: target = &out.content_encoding; break;
+      case bhttp::field::accept_encoding: target = &out.accept_encoding; break;
       case bhttp::field::authorization: target = &out.authorization; break;
       case bhttp::field::host: target = &out.host; break;
       case bhttp::field::origin: target = &out.origin; break;

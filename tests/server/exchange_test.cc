@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include "server/http/content_coding.h"
+
 #include "tests/server/server_test_util.h"
 
 namespace ddbd::server {
@@ -37,6 +39,19 @@ TEST(ExchangeTest, HealthCheckOnGet) {
   auto reply = server.Raw(request);
   EXPECT_EQ(reply.status, 200);
   EXPECT_EQ(reply.body, "healthy: dynamodb.us-east-1.amazonaws.com ");
+}
+
+TEST(ExchangeTest, HealthCheckNamesTheHostCalled) {
+  ServerHarness server;
+  http::HttpRequest request;
+  request.method = "GET";
+  request.path = "/";
+  request.host = "dynamodb.eu-west-3.amazonaws.com";
+  EXPECT_EQ(server.Raw(request).body, "healthy: dynamodb.eu-west-3.amazonaws.com ");
+  request.host = "localhost:8000";
+  EXPECT_EQ(server.Raw(request).body, "healthy: localhost ");
+  request.host = "[::1]:8000";
+  EXPECT_EQ(server.Raw(request).body, "healthy: [::1] ");
 }
 
 TEST(ExchangeTest, OtherMethodsAreUnknownOperations) {
@@ -144,6 +159,126 @@ TEST(ExchangeTest, AcceptsGzipBodies) {
   EXPECT_EQ(server.Raw(broken).status, 500);
 }
 
+std::string Compress(std::string_view data, int window_bits) {
+  z_stream stream{};
+  deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&stream, data.size()), '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  stream.avail_in = static_cast<uInt>(data.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  deflate(&stream, Z_FINISH);
+  out.resize(stream.total_out);
+  deflateEnd(&stream);
+  return out;
+}
+
+std::string Decompress(std::string_view data) {
+  z_stream stream{};
+  inflateInit2(&stream, 15 + 32);
+  std::string out(1 << 20, '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  stream.avail_in = static_cast<uInt>(data.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(inflate(&stream, Z_FINISH), Z_STREAM_END);
+  out.resize(stream.total_out);
+  inflateEnd(&stream);
+  return out;
+}
+
+TEST(ExchangeTest, AcceptsConcatenatedGzipMembers) {
+  ServerHarness server;
+  auto request = Post("DynamoDB_20120810.ListTables",
+                      Compress(R"({"Limit")", 15 + 16) + Compress(R"(: 5})", 15 + 16));
+  request.content_encoding = "gzip";
+  auto reply = server.Raw(request);
+  EXPECT_EQ(reply.status, 200);
+  EXPECT_EQ(reply.body, R"({"TableNames":[]})");
+
+  auto trailing = Post("DynamoDB_20120810.ListTables", Compress("{}", 15 + 16) + "junk");
+  trailing.content_encoding = "gzip";
+  EXPECT_EQ(server.Raw(trailing).status, 500);
+}
+
+// What DynamoDB picks for each Accept-Encoding, as ScyllaDB Alternator's
+// test_compressed_response.py recorded it against DynamoDB.
+TEST(ContentCodingTest, FollowsAcceptEncodingAsDynamoDBDoes) {
+  using http::ResponseCoding;
+  const std::pair<std::string_view, ResponseCoding> cases[] = {
+      {"", ResponseCoding::kIdentity},
+      {"identity", ResponseCoding::kIdentity},
+      {"br", ResponseCoding::kIdentity},
+      {"x-gzip", ResponseCoding::kIdentity},
+      {"gzip", ResponseCoding::kGzip},
+      {"deflate", ResponseCoding::kDeflate},
+      {"gzip, deflate", ResponseCoding::kGzip},
+      {"br, identity, deflate, gzip", ResponseCoding::kDeflate},
+      {"GZIP, identity", ResponseCoding::kGzip},
+      {"dog, gzip ,, cat", ResponseCoding::kGzip},
+      {"gzip;q=0.8, deflate;q=0.5", ResponseCoding::kGzip},
+      {"br, gzip;q=0, deflate; q = 0.5 , identity;q=0", ResponseCoding::kDeflate},
+      {"*", ResponseCoding::kGzip},
+      {"*, deflate;q=0.5", ResponseCoding::kGzip},
+      {"*, deflate", ResponseCoding::kDeflate},
+      {"*, identity", ResponseCoding::kGzip},
+      {"*, gzip;q=0.5", ResponseCoding::kDeflate},
+      {"gzip ;q=0", ResponseCoding::kIdentity},
+      {"identity;q=0", ResponseCoding::kIdentity},
+      {"*;q=0", ResponseCoding::kIdentity},
+      {"*;q=0.5,identity", ResponseCoding::kGzip},
+      {"gzip;q=0.5,identity;q=0.8", ResponseCoding::kGzip},
+      {"br;q=0.8,identity;q=0.5,*;q=0", ResponseCoding::kIdentity},
+      {"\"gzip\"", ResponseCoding::kIdentity},
+      {"gzip br", ResponseCoding::kIdentity},
+      {"gzip:q=1", ResponseCoding::kIdentity},
+      {"deflate;q=0.5, gzip;q=31", ResponseCoding::kGzip},
+      {"gzip;q=31,deflate;q=51", ResponseCoding::kGzip},
+      {"deflate;q=0.5, gzip;q=0.2", ResponseCoding::kDeflate},
+      {"deflate;q=0.5, gzip;q=1;q=0.2", ResponseCoding::kGzip},
+      {"deflate;q=0.5,gzip;q=0.", ResponseCoding::kDeflate},
+      {"deflate;q=0.5,gzip;q=0.x", ResponseCoding::kGzip},
+      {"deflate;q=-0.5,gzip;q=0.2", ResponseCoding::kGzip},
+      {"gzip;nq=1;q=0 ", ResponseCoding::kIdentity},
+      {"gzip;q=0, gzip;q=1, gzip;q=0", ResponseCoding::kGzip},
+      {"br,identity;q=0.5,gzip;q=0.0001", ResponseCoding::kGzip},
+  };
+  for (const auto& [accept, expected] : cases) {
+    EXPECT_EQ(http::ChooseResponseCoding(accept), expected) << accept;
+  }
+}
+
+TEST(ExchangeTest, CompressesLargeBodiesAndTheCrcCoversTheBytesSent) {
+  ServerHarness server;
+  ASSERT_EQ(server.Call("CreateTable", R"({"TableName":"big","BillingMode":"PAY_PER_REQUEST",
+      "KeySchema":[{"AttributeName":"p","KeyType":"HASH"}],
+      "AttributeDefinitions":[{"AttributeName":"p","AttributeType":"S"}]})").status, 200);
+  const std::string value(http::kCompressionThreshold, 'x');
+  ASSERT_EQ(server.Call("PutItem", R"({"TableName":"big","Item":{"p":{"S":"k"},"x":{"S":")" +
+                                       value + R"("}}})").status, 200);
+  auto get = Post("DynamoDB_20120810.GetItem", R"({"TableName":"big","Key":{"p":{"S":"k"}}})");
+  const std::string plain = server.Raw(get).body;
+  ASSERT_GE(plain.size(), http::kCompressionThreshold);
+
+  for (auto [accept, window_bits] : {std::pair{"gzip", 15 + 16}, std::pair{"deflate", 15}}) {
+    get.accept_encoding = accept;
+    auto reply = server.Raw(get);
+    EXPECT_EQ(HeaderOf(reply, "Content-Encoding"), accept);
+    EXPECT_LT(reply.body.size(), plain.size() / 10);
+    EXPECT_EQ(Decompress(reply.body), plain);
+    EXPECT_EQ(reply.body.substr(0, 2), Compress(plain, window_bits).substr(0, 2));  // format
+    uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(reply.body.data()),
+                      static_cast<uInt>(reply.body.size()));
+    EXPECT_EQ(HeaderOf(reply, "x-amz-crc32"), std::to_string(crc));
+  }
+  // Small bodies go as they are, whatever the client accepts.
+  auto small = Post("DynamoDB_20120810.ListTables", "{}");
+  small.accept_encoding = "gzip";
+  auto reply = server.Raw(small);
+  EXPECT_EQ(reply.body, R"({"TableNames":["big"]})");
+  EXPECT_EQ(HeaderOf(reply, "Content-Encoding"), "");
+}
+
 TEST(ExchangeTest, OversizedBodyIs413) {
   ServerHarness server;
   auto request = Post("DynamoDB_20120810.ListTables", std::string(16 * 1024 * 1024 + 1, ' '));
@@ -177,6 +312,22 @@ TEST(ExchangeTest, CorsPreflight) {
   EXPECT_EQ(HeaderOf(reply, "Access-Control-Allow-Headers"), "content-type,x-amz-target");
   EXPECT_EQ(HeaderOf(reply, "Access-Control-Allow-Methods"), "POST");
   EXPECT_EQ(HeaderOf(reply, "Access-Control-Max-Age"), "172800");
+  EXPECT_EQ(HeaderOf(reply, "Access-Control-Expose-Headers"),
+            "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date");
+}
+
+TEST(ExchangeTest, CorsRepliesExposeDynamoDBsHeaders) {
+  ServerHarness server;
+  auto request = Post("DynamoDB_20120810.ListTables", "{}");
+  request.origin = "http://localhost:3000";
+  auto reply = server.Raw(request);
+  EXPECT_EQ(HeaderOf(reply, "Access-Control-Allow-Origin"), "*");
+  EXPECT_EQ(HeaderOf(reply, "Access-Control-Expose-Headers"),
+            "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date");
+  EXPECT_EQ(HeaderOf(reply, "Access-Control-Max-Age"), "");
+  EXPECT_EQ(HeaderOf(server.Raw(Post("DynamoDB_20120810.ListTables", "{}")),
+                     "Access-Control-Expose-Headers"),
+            "");
 }
 
 TEST(ServiceTest, ParsesCredentialScope) {

@@ -40,7 +40,8 @@ def test_wrong_content_type_and_method(server):
 
 
 def test_health_check(server):
-    status, _, body = raw_call(server.endpoint, None, "", method="GET")
+    status, _, body = raw_call(server.endpoint, None, "", method="GET",
+                               headers={"Host": "dynamodb.us-east-1.amazonaws.com"})
     assert (status, body) == (200, b"healthy: dynamodb.us-east-1.amazonaws.com ")
 
 
