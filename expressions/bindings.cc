@@ -9,10 +9,45 @@
 namespace ddbd::expressions {
 namespace {
 
-// The type a constant operand yields, if the operand is a constant.
+// The type an operand is known to yield before any item is read: a :value's type, or N for
+// size(...). nullopt for a path (or a function of one whose type depends on the item).
 std::optional<AttributeType> ConstantType(const Operand& operand, const Bindings& bindings) {
   if (operand.kind == Operand::Kind::kValue) return bindings.Value(operand.placeholder).type();
+  if (operand.kind == Operand::Kind::kSize) return AttributeType::kN;
   return std::nullopt;
+}
+
+Error IncorrectOperandType(ExpressionKind kind, std::string_view function, std::string_view type) {
+  return InvalidExpression(kind, "Incorrect operand type for operator or function; operator or "
+                                 "function: " + std::string(function) + ", operand type: " +
+                                     std::string(type));
+}
+
+std::string_view ComparatorText(Comparator comparator) {
+  switch (comparator) {
+    case Comparator::kEq: return "=";
+    case Comparator::kNe: return "<>";
+    case Comparator::kLt: return "<";
+    case Comparator::kLe: return "<=";
+    case Comparator::kGt: return ">";
+    case Comparator::kGe: return ">=";
+  }
+  return "=";
+}
+
+// Ordering comparisons and BETWEEN take strings, numbers and binaries: a constant of another
+// type is refused before any item is read (an item attribute of another type just compares
+// false). Pinned by: test_expression_errors.py::test_constant_operand_types
+Status CheckOrderedOperands(const Condition& condition, std::string_view function,
+                            const Bindings& bindings, ExpressionKind kind) {
+  for (const auto& operand : condition.operands) {
+    auto type = ConstantType(operand, bindings);
+    if (type && *type != AttributeType::kS && *type != AttributeType::kN &&
+        *type != AttributeType::kB) {
+      return IncorrectOperandType(kind, function, TypeName(*type));
+    }
+  }
+  return OkStatus();
 }
 
 // "{N:5}": how DynamoDB prints a scalar operand in BETWEEN messages.
@@ -42,22 +77,60 @@ int CompareScalars(const AttributeValue& a, const AttributeValue& b) {
 
 std::string TypeNameString(AttributeType type) { return std::string(TypeName(type)); }
 
-// DynamoDB refuses two paths of one expression where one is a prefix of the other:
-// "overlap" for a proper prefix, "conflict" for the same path.
+// How two document paths of one expression relate.
+enum class PathRelation { kIndependent, kOverlap, kConflict };
+
+// "overlap": one is the other or a prefix of it (a and a, a and a.b); "conflict": they agree
+// up to a step that is a list index in one and a map key in the other (l.b and l[1]).
+PathRelation Relate(const ResolvedPath& a, const ResolvedPath& b) {
+  const size_t common = std::min(a.size(), b.size());
+  for (size_t i = 0; i < common; ++i) {
+    if (a[i].is_index() != b[i].is_index()) return PathRelation::kConflict;
+    if (!(a[i] == b[i])) return PathRelation::kIndependent;
+  }
+  return PathRelation::kOverlap;
+}
+
+// DynamoDB refuses two paths of one expression that overlap or conflict.
+// Pinned by: test_expression_errors.py (update-overlap, update-conflict, projection-*)
 Status CheckNoOverlap(const std::vector<ResolvedPath>& earlier, const ResolvedPath& path,
                       ExpressionKind kind) {
   for (const auto& other : earlier) {
-    const size_t common = std::min(other.size(), path.size());
-    if (!std::equal(path.begin(), path.begin() + static_cast<ptrdiff_t>(common), other.begin())) {
-      continue;
-    }
-    const char* relation = other.size() == path.size() ? "conflict" : "overlap";
-    return InvalidExpression(kind, std::string("Two document paths ") + relation +
+    const PathRelation relation = Relate(other, path);
+    if (relation == PathRelation::kIndependent) continue;
+    return InvalidExpression(kind, std::string("Two document paths ") +
+                                       (relation == PathRelation::kConflict ? "conflict"
+                                                                            : "overlap") +
                                        " with each other; must remove or rewrite one of these "
                                        "paths; path one: " + PathForMessage(other) +
                                        ", path two: " + PathForMessage(path));
   }
   return OkStatus();
+}
+
+// "a = a", "contains(a, a)": DynamoDB refuses a comparison or two-operand function whose
+// operands are the same path.
+Status CheckDistinct(const Condition& condition, std::string_view function,
+                     const Bindings& bindings, ExpressionKind kind) {
+  if (condition.operands.size() != 2 || condition.operands[0].kind != Operand::Kind::kPath ||
+      condition.operands[1].kind != Operand::Kind::kPath) {
+    return OkStatus();
+  }
+  const ResolvedPath first = bindings.Resolve(condition.operands[0].path);
+  if (!(first == bindings.Resolve(condition.operands[1].path))) return OkStatus();
+  return InvalidExpression(kind, "The first operand must be distinct from the remaining operands "
+                                 "for this operator or function; operator: " +
+                                     std::string(function) + ", first operand: " +
+                                     PathForMessage(first));
+}
+
+std::string_view FunctionName(Condition::Kind kind) {
+  switch (kind) {
+    case Condition::Kind::kBeginsWith: return "begins_with";
+    case Condition::Kind::kContains: return "contains";
+    case Condition::Kind::kAttributeType: return "attribute_type";
+    default: return "";
+  }
 }
 
 }  // namespace
@@ -139,6 +212,17 @@ Status Bindings::BindCondition(const Condition& condition, ExpressionKind kind) 
 }
 
 Status Bindings::CheckOperandTypes(const Condition& condition, ExpressionKind kind) const {
+  if (condition.kind == Condition::Kind::kCompare) {
+    const std::string_view op = ComparatorText(condition.comparator);
+    DDBD_RETURN_IF_ERROR(CheckDistinct(condition, op, *this, kind));
+    if (condition.comparator == Comparator::kEq || condition.comparator == Comparator::kNe) {
+      return OkStatus();
+    }
+    return CheckOrderedOperands(condition, op, *this, kind);
+  }
+  if (!FunctionName(condition.kind).empty()) {
+    DDBD_RETURN_IF_ERROR(CheckDistinct(condition, FunctionName(condition.kind), *this, kind));
+  }
   switch (condition.kind) {
     case Condition::Kind::kBeginsWith:
       for (const auto& operand : condition.operands) {
@@ -153,7 +237,11 @@ Status Bindings::CheckOperandTypes(const Condition& condition, ExpressionKind ki
     case Condition::Kind::kAttributeType: {
       if (condition.operands.size() < 2) return OkStatus();
       auto type = ConstantType(condition.operands[1], *this);
-      if (type && *type != AttributeType::kS) {
+      if (!type) {
+        // A path's type is any of them.
+        return IncorrectOperandType(kind, "attribute_type", "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}");
+      }
+      if (*type != AttributeType::kS) {
         return InvalidExpression(kind, "Incorrect operand type for operator or function; "
                                        "operator or function: attribute_type, operand type: " +
                                            TypeNameString(*type));
@@ -172,9 +260,13 @@ Status Bindings::CheckOperandTypes(const Condition& condition, ExpressionKind ki
       return OkStatus();
     }
     case Condition::Kind::kBetween: {
+      DDBD_RETURN_IF_ERROR(CheckOrderedOperands(condition, "BETWEEN", *this, kind));
+      if (condition.operands[1].kind != Operand::Kind::kValue ||
+          condition.operands[2].kind != Operand::Kind::kValue) {
+        return OkStatus();
+      }
       auto low = ConstantType(condition.operands[1], *this);
       auto high = ConstantType(condition.operands[2], *this);
-      if (!low || !high) return OkStatus();
       const AttributeValue& lo = Value(condition.operands[1].placeholder);
       const AttributeValue& hi = Value(condition.operands[2].placeholder);
       const std::string bounds = "lower bound operand: AttributeValue: " + ValueForMessage(lo) +
@@ -196,12 +288,72 @@ Status Bindings::CheckOperandTypes(const Condition& condition, ExpressionKind ki
   }
 }
 
+namespace {
+
+// DynamoDB's long type names in ADD and DELETE messages.
+std::string_view LongTypeName(AttributeType type) {
+  switch (type) {
+    case AttributeType::kS: return "STRING";
+    case AttributeType::kN: return "NUMBER";
+    case AttributeType::kB: return "BINARY";
+    case AttributeType::kBool: return "BOOLEAN";
+    case AttributeType::kNull: return "NULL";
+    case AttributeType::kM: return "MAP";
+    case AttributeType::kL: return "LIST";
+    default: return "SET";
+  }
+}
+
+// The constant operands of +, - and list_append must be numbers and lists; ADD takes a number
+// or a set, DELETE a set. Checked before any item is read.
+// Pinned by: test_expression_errors.py (update-add-string, update-delete-number, ...)
+Status CheckUpdateOperands(const UpdateAction& action, const Bindings& bindings) {
+  constexpr ExpressionKind kKind = ExpressionKind::kUpdate;
+  if (action.kind == UpdateAction::Kind::kAdd || action.kind == UpdateAction::Kind::kDelete) {
+    const AttributeType type = bindings.Value(action.value.placeholder).type();
+    const bool add = action.kind == UpdateAction::Kind::kAdd;
+    const bool set = type == AttributeType::kSS || type == AttributeType::kNS || type == AttributeType::kBS;
+    if (set || (add && type == AttributeType::kN)) return OkStatus();
+    return InvalidExpression(kKind, std::string("Incorrect operand type for operator or function; "
+                                                "operator: ") +
+                                        (add ? "ADD" : "DELETE") + ", operand type: " +
+                                        std::string(LongTypeName(type)) + ", typeSet: " +
+                                        (add ? "ALLOWED_FOR_ADD_OPERAND"
+                                             : "ALLOWED_FOR_DELETE_OPERAND"));
+  }
+  std::vector<const Operand*> pending = {&action.value};
+  while (!pending.empty()) {
+    const Operand* operand = pending.back();
+    pending.pop_back();
+    const bool arithmetic = operand->kind == Operand::Kind::kPlus ||
+                            operand->kind == Operand::Kind::kMinus;
+    const bool append = operand->kind == Operand::Kind::kListAppend;
+    for (const auto& arg : operand->args) {
+      pending.push_back(&arg);
+      auto type = arg.kind == Operand::Kind::kValue ? std::optional(bindings.Value(arg.placeholder).type())
+                                                   : std::nullopt;
+      if (!type) continue;
+      if (arithmetic && *type != AttributeType::kN) {
+        return IncorrectOperandType(kKind, operand->kind == Operand::Kind::kPlus ? "+" : "-",
+                                    TypeName(*type));
+      }
+      if (append && *type != AttributeType::kL) {
+        return IncorrectOperandType(kKind, "list_append", TypeName(*type));
+      }
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
 Status Bindings::BindUpdate(const UpdateExpression& update) {
   std::vector<ResolvedPath> paths;
   for (const auto& action : update.actions) {
     DDBD_RETURN_IF_ERROR(BindPath(action.path, ExpressionKind::kUpdate));
     if (action.kind != UpdateAction::Kind::kRemove) {
       DDBD_RETURN_IF_ERROR(BindOperand(action.value, ExpressionKind::kUpdate));
+      DDBD_RETURN_IF_ERROR(CheckUpdateOperands(action, *this));
     }
     ResolvedPath path = Resolve(action.path);
     DDBD_RETURN_IF_ERROR(CheckNoOverlap(paths, path, ExpressionKind::kUpdate));

@@ -4,6 +4,7 @@
 #include "expressions/parser.h"
 
 #include <array>
+#include <bitset>
 #include <optional>
 
 #include "expressions/lexer.h"
@@ -161,26 +162,25 @@ class Parser {
   }
 
   // --- conditions ---
+  // OR over AND chains, in one function so that a level of parentheses costs one frame less
+  // of stack (the parser's depth is bounded by kMaxNesting). Both associate to the left.
   Result<Condition> Or() {
-    DDBD_ASSIGN_OR_RETURN(Condition left, And());
-    while (IsKeyword(Peek(), "OR")) {
+    std::optional<Condition> disjunction;  // the terms ORed so far
+    while (true) {
+      DDBD_ASSIGN_OR_RETURN(Condition conjunction, Not());
+      while (IsKeyword(Peek(), "AND")) {
+        Next();
+        ++operators_;
+        DDBD_ASSIGN_OR_RETURN(Condition right, Not());
+        conjunction = Binary(Condition::Kind::kAnd, std::move(conjunction), std::move(right));
+      }
+      disjunction = disjunction ? Binary(Condition::Kind::kOr, std::move(*disjunction),
+                                         std::move(conjunction))
+                                : std::move(conjunction);
+      if (!IsKeyword(Peek(), "OR")) return std::move(*disjunction);
       Next();
       ++operators_;
-      DDBD_ASSIGN_OR_RETURN(Condition right, And());
-      left = Binary(Condition::Kind::kOr, std::move(left), std::move(right));
     }
-    return left;
-  }
-
-  Result<Condition> And() {
-    DDBD_ASSIGN_OR_RETURN(Condition left, Not());
-    while (IsKeyword(Peek(), "AND")) {
-      Next();
-      ++operators_;
-      DDBD_ASSIGN_OR_RETURN(Condition right, Not());
-      left = Binary(Condition::Kind::kAnd, std::move(left), std::move(right));
-    }
-    return left;
   }
 
   static Condition Binary(Condition::Kind kind, Condition left, Condition right) {
@@ -192,9 +192,9 @@ class Parser {
   }
 
   Result<Condition> Not() {
-    Nested nested(*this);
-    if (nested.too_deep()) return TooDeep();
     if (IsKeyword(Peek(), "NOT")) {
+      Nested nested(*this);
+      if (nested.too_deep()) return TooDeep();
       Next();
       ++operators_;
       DDBD_ASSIGN_OR_RETURN(Condition child, Not());
@@ -246,12 +246,15 @@ class Parser {
       // parenthesised condition. Tried in that order, the first attempt undone if it fails.
       const size_t start = index_;
       const size_t operators = operators_;
-      const auto problems = problems_;
+      std::bitset<kProblemCount> reported;
+      for (size_t i = 0; i < kProblemCount; ++i) reported[i] = problems_[i].has_value();
       Result<Operand> operand = OperandExpr();
       if (operand.ok() && IsComparisonAhead()) return Comparison(std::move(operand).value());
       index_ = start;
       operators_ = operators;
-      problems_ = problems;
+      for (size_t i = 0; i < kProblemCount; ++i) {
+        if (!reported[i]) problems_[i].reset();
+      }
     }
     if (Accept("(")) {
       DDBD_ASSIGN_OR_RETURN(Condition inner, Or());
@@ -425,7 +428,7 @@ class Parser {
       Next();
       return operand;
     }
-    if (t.kind == Token::Kind::kIdentifier && IsPunct(Peek(1), "(")) {
+    if (t.kind == Token::Kind::kIdentifier && IsPunct(Peek(1), "(") && !AtLogicalKeyword()) {
       DDBD_ASSIGN_OR_RETURN(Call call, FunctionCall());
       return OperandFromCall(std::move(call));
     }
@@ -454,9 +457,15 @@ class Parser {
         Next();
         DDBD_RETURN_IF_ERROR(Expect("]"));
       } else {
-        return path;
+        break;
       }
     }
+    // Pinned by: test_depth_limits.py (projection paths of 10, 1,000 and 100,000 levels)
+    if (path.elements.size() > kMaxPathLevels) {
+      return InvalidExpression(kind_, "The document path has too many nesting levels; nesting "
+                                      "levels: " + std::to_string(path.elements.size()));
+    }
+    return path;
   }
 
   Result<PathElement> PathName() {

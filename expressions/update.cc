@@ -24,20 +24,6 @@ Error InvalidPath() {
                            "update");
 }
 
-// DynamoDB's own names of types in ADD/DELETE operand messages.
-std::string_view LongTypeName(AttributeType type) {
-  switch (type) {
-    case AttributeType::kS: return "STRING";
-    case AttributeType::kN: return "NUMBER";
-    case AttributeType::kB: return "BINARY";
-    case AttributeType::kBool: return "BOOLEAN";
-    case AttributeType::kNull: return "NULL";
-    case AttributeType::kM: return "MAP";
-    case AttributeType::kL: return "LIST";
-    default: return "SET";
-  }
-}
-
 Result<AttributeValue> Evaluate(const Operand& operand, const AttributeMap& item,
                                 const Bindings& bindings) {
   switch (operand.kind) {
@@ -166,10 +152,8 @@ Status Remove(Item& item, const ResolvedPath& path) {
 
 Result<std::optional<AttributeValue>> AddTo(const AttributeValue* existing,
                                             const AttributeValue& value) {
-  if (value.type() != AttributeType::kN && !value.is_set()) {
-    return InvalidUpdate("Incorrect operand type for operator or function; operator: ADD, "
-                         "operand type: " + std::string(LongTypeName(value.type())));
-  }
+  // The operand's own type was checked when the expression was bound (Bindings::BindUpdate);
+  // legacy AttributeUpdates check theirs when translated.
   if (!existing) return std::optional<AttributeValue>(value);
   if (existing->type() != value.type()) return WrongOperandType();
   if (value.type() == AttributeType::kN) {
@@ -188,10 +172,6 @@ Result<std::optional<AttributeValue>> AddTo(const AttributeValue* existing,
 
 Result<std::optional<AttributeValue>> DeleteFrom(const AttributeValue* existing,
                                                  const AttributeValue& value) {
-  if (!value.is_set()) {
-    return InvalidUpdate("Incorrect operand type for operator or function; operator: DELETE, "
-                         "operand type: " + std::string(LongTypeName(value.type())));
-  }
   if (!existing) return std::optional<AttributeValue>();
   if (existing->type() != value.type()) return WrongOperandType();
   std::vector<std::string> members;

@@ -3,6 +3,7 @@
 
 #include <span>
 
+#include "expressions/evaluator.h"
 #include "server/ops/common.h"
 #include "server/wire/attribute_value_json.h"
 
@@ -33,6 +34,39 @@ Error Invalid(std::string detail) {
   return Error::Validation("One or more parameter values were invalid: " + detail);
 }
 
+// What a ComparisonOperator takes: how many values, and of which types.
+struct OperatorRule {
+  std::string_view name;
+  size_t min_args, max_args;
+  std::vector<AttributeType> types;
+};
+
+// The rule of ComparisonOperator `op`, or DynamoDB's enum constraint error (operators are
+// case-sensitive). `path`: the condition's envelope path ("scanFilter.a.member").
+Result<const OperatorRule*> FindOperator(std::string_view op, const std::string& path) {
+  using T = AttributeType;
+  static const std::vector<T> kScalars = {T::kS, T::kN, T::kB};
+  static const std::vector<T> kEquatable = {T::kS, T::kN, T::kB, T::kSS, T::kNS, T::kBS,
+                                            T::kL, T::kM, T::kBool, T::kNull};
+  static const OperatorRule kOperators[] = {
+      {"EQ", 1, 1, kEquatable},         {"NE", 1, 1, kEquatable},
+      {"LE", 1, 1, kScalars},           {"LT", 1, 1, kScalars},
+      {"GE", 1, 1, kScalars},           {"GT", 1, 1, kScalars},
+      {"NOT_NULL", 0, 0, {}},           {"NULL", 0, 0, {}},
+      {"CONTAINS", 1, 1, kScalars},     {"NOT_CONTAINS", 1, 1, kScalars},
+      {"BEGINS_WITH", 1, 1, {T::kS, T::kB}}, {"IN", 1, SIZE_MAX, kScalars},
+      {"BETWEEN", 2, 2, kScalars},
+  };
+  for (const auto& rule : kOperators) {
+    if (rule.name == op) return &rule;
+  }
+  wire::ConstraintErrors errors;
+  errors.Enum(op, path + ".comparisonOperator",
+              "[IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, "
+              "CONTAINS]");
+  return std::move(errors.ToStatus()).error();
+}
+
 class Translator {
  public:
   explicit Translator(expressions::Bindings& bindings) : bindings_(bindings) {}
@@ -54,27 +88,32 @@ class Translator {
     return operand;
   }
 
-  // One ComparisonOperator condition on one attribute.
+  // One ComparisonOperator condition on one attribute, with DynamoDB's checks of its values
+  // in DynamoDB's order. `path` as for FindOperator.
+  // Pinned by: test_legacy_parameters.py::test_legacy_condition_refusals
   Result<Condition> Comparison(const std::string& attribute, std::string_view op,
-                               std::vector<AttributeValue> values) {
-    struct OperatorInfo {
-      std::string_view name;
-      size_t min_args, max_args;
-    };
-    static constexpr OperatorInfo kOperators[] = {
-        {"EQ", 1, 1}, {"NE", 1, 1}, {"LE", 1, 1}, {"LT", 1, 1}, {"GE", 1, 1},
-        {"GT", 1, 1}, {"NOT_NULL", 0, 0}, {"NULL", 0, 0}, {"CONTAINS", 1, 1},
-        {"NOT_CONTAINS", 1, 1}, {"BEGINS_WITH", 1, 1}, {"IN", 1, 10000}, {"BETWEEN", 2, 2},
-    };
-    const OperatorInfo* info = nullptr;
-    for (const auto& candidate : kOperators) {
-      if (candidate.name == op) info = &candidate;
-    }
-    if (!info || values.size() < info->min_args || values.size() > info->max_args) {
+                               std::vector<AttributeValue> values, const std::string& path) {
+    DDBD_ASSIGN_OR_RETURN(const OperatorRule* rule, FindOperator(op, path));
+    if (values.size() < rule->min_args || values.size() > rule->max_args) {
       return Invalid("Invalid number of argument(s) for the " + std::string(op) +
                      " ComparisonOperator");
     }
-    Condition c;
+    for (const auto& value : values) {
+      if (value.type() != values[0].type()) {
+        return Invalid("AttributeValues inside AttributeValueList must be of same type");
+      }
+    }
+    for (const auto& value : values) {
+      if (std::find(rule->types.begin(), rule->types.end(), value.type()) == rule->types.end()) {
+        return Invalid("ComparisonOperator " + std::string(op) + " is not valid for " +
+                       std::string(TypeName(value.type())) + " AttributeValue type");
+      }
+    }
+    if (op == "BETWEEN" && expressions::ValueOrder(values[0], values[1]).value_or(0) > 0) {
+      return Error::Validation("The BETWEEN condition was provided a range where the lower bound "
+                               "is greater than the upper bound");
+    }
+  Condition c;
     c.operands.push_back(PathTo(attribute));
     for (auto& value : values) c.operands.push_back(ValueOf(std::move(value)));
     static constexpr std::pair<std::string_view, Comparator> kComparators[] = {
@@ -152,21 +191,29 @@ Result<std::optional<Condition>> ExpectedCondition(wire::JsonObject expected, Tr
     DDBD_ASSIGN_OR_RETURN(auto exists, wire::GetBool(spec, "Exists"));
     std::optional<wire::JsonValue> value_json = wire::Member(spec, "Value");
     const bool has_list = wire::Member(spec, "AttributeValueList").has_value();
+    const std::string path = "expected." + attribute + ".member";
+    if (op) {
+      DDBD_RETURN_IF_ERROR(FindOperator(*op, path));
+    }
+    if (value_json && has_list) {
+      return Invalid("Value and AttributeValueList cannot be used together for Attribute: " +
+                     attribute);
+    }
     if (op) {
       if (exists) {
         return Invalid("Exists and ComparisonOperator cannot be used together for Attribute: " +
                        attribute);
       }
-      if (value_json && has_list) {
-        return Invalid("Value and AttributeValueList cannot be used together for Attribute: " +
-                       attribute);
+      if (*op != "NULL" && *op != "NOT_NULL" && !value_json && !has_list) {
+        return Invalid("Value or AttributeValueList must be used with ComparisonOperator: " +
+                       std::string(*op) + " for Attribute: " + attribute);
       }
       DDBD_ASSIGN_OR_RETURN(std::vector<AttributeValue> values, ReadValueList(spec));
       if (value_json) {
         DDBD_ASSIGN_OR_RETURN(AttributeValue value, wire::ParseAttributeValue(*value_json));
         values.push_back(std::move(value));
       }
-      DDBD_ASSIGN_OR_RETURN(Condition c, t.Comparison(attribute, *op, std::move(values)));
+      DDBD_ASSIGN_OR_RETURN(Condition c, t.Comparison(attribute, *op, std::move(values), path));
       conditions.push_back(std::move(c));
       continue;
     }
@@ -188,7 +235,7 @@ Result<std::optional<Condition>> ExpectedCondition(wire::JsonObject expected, Tr
       values.push_back(std::move(value));
     }
     DDBD_ASSIGN_OR_RETURN(Condition c, t.Comparison(attribute, must_exist ? "EQ" : "NULL",
-                                                    std::move(values)));
+                                                    std::move(values), path));
     conditions.push_back(std::move(c));
   }
   if (conditions.empty()) return std::optional<Condition>();  // Expected: {} is no condition
@@ -197,8 +244,9 @@ Result<std::optional<Condition>> ExpectedCondition(wire::JsonObject expected, Tr
 
 // KeyConditions, QueryFilter, ScanFilter: ComparisonOperator with AttributeValueList.
 // nullopt for an empty map, as with Expected.
-Result<std::optional<Condition>> FilterCondition(wire::JsonObject filter, Translator& t,
-                                                 bool use_or) {
+// `member`: the parameter's name as its envelope path spells it ("scanFilter").
+Result<std::optional<Condition>> FilterCondition(wire::JsonObject filter, std::string_view member,
+                                                 Translator& t, bool use_or) {
   std::vector<Condition> conditions;
   for (auto field : filter) {
     DDBD_ASSIGN_OR_RETURN(wire::JsonObject spec, wire::AsObject(field.value));
@@ -207,8 +255,11 @@ Result<std::optional<Condition>> FilterCondition(wire::JsonObject filter, Transl
       return Error::Validation("1 validation error detected: Value null at 'comparisonOperator' "
                                "failed to satisfy constraint: Member must not be null");
     }
+    const std::string path = std::string(member) + "." + std::string(field.key) + ".member";
+    DDBD_RETURN_IF_ERROR(FindOperator(*op, path));
     DDBD_ASSIGN_OR_RETURN(std::vector<AttributeValue> values, ReadValueList(spec));
-    DDBD_ASSIGN_OR_RETURN(Condition c, t.Comparison(std::string(field.key), *op, std::move(values)));
+    DDBD_ASSIGN_OR_RETURN(Condition c,
+                          t.Comparison(std::string(field.key), *op, std::move(values), path));
     conditions.push_back(std::move(c));
   }
   if (conditions.empty()) return std::optional<Condition>();  // {} is no condition
@@ -228,6 +279,21 @@ Result<expressions::UpdateExpression> UpdateFromAttributeUpdates(wire::JsonObjec
       DDBD_ASSIGN_OR_RETURN(value, wire::ParseAttributeValue(*json));
     }
     const std::string_view action = action_name.value_or("PUT");
+    if (action != "PUT" && action != "ADD" && action != "DELETE") {
+      wire::ConstraintErrors errors;
+      errors.Enum(action, "attributeUpdates." + attribute + ".member.action", "[ADD, DELETE, PUT]");
+      return std::move(errors.ToStatus()).error();
+    }
+    // Pinned by: test_legacy_parameters.py::test_attribute_update_refusals
+    if (value && action == "DELETE" && !value->is_set()) {
+      return Invalid("DELETE action with value is not supported for the type " +
+                     std::string(TypeName(value->type())));
+    }
+    if (value && action == "ADD" && !value->is_set() && value->type() != AttributeType::kN &&
+        value->type() != AttributeType::kL) {
+      return Invalid("ADD action is not supported for the type " +
+                     std::string(TypeName(value->type())));
+    }
     UpdateAction out;
     out.path = t.PathTo(attribute).path;
     if (action == "DELETE") {
@@ -276,6 +342,10 @@ Status TranslateLegacy(wire::JsonObject body, const ExpressionMembers& accepted,
                                  errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   const bool use_or = conditional_operator == "OR";
+  if (conditional_operator && !wire::Member(body, "Expected") && !wire::Member(body, "QueryFilter") &&
+      !wire::Member(body, "ScanFilter")) {
+    return Error::Validation("ConditionalOperator cannot be used without Filter or Expected");
+  }
   if (accepted.condition) {
     DDBD_ASSIGN_OR_RETURN(auto expected, wire::GetObject(body, "Expected"));
     if (expected) {
@@ -287,7 +357,8 @@ Status TranslateLegacy(wire::JsonObject body, const ExpressionMembers& accepted,
     for (std::string_view member : {"QueryFilter", "ScanFilter"}) {
       DDBD_ASSIGN_OR_RETURN(auto filter, wire::GetObject(body, member));
       if (filter) {
-        DDBD_ASSIGN_OR_RETURN(auto condition, FilterCondition(*filter, t, use_or));
+        const std::string path = member == "QueryFilter" ? "queryFilter" : "scanFilter";
+        DDBD_ASSIGN_OR_RETURN(auto condition, FilterCondition(*filter, path, t, use_or));
         if (condition) in.filter = std::make_shared<const Condition>(std::move(*condition));
       }
     }
@@ -295,7 +366,8 @@ Status TranslateLegacy(wire::JsonObject body, const ExpressionMembers& accepted,
   if (accepted.key_condition) {
     DDBD_ASSIGN_OR_RETURN(auto key_conditions, wire::GetObject(body, "KeyConditions"));
     if (key_conditions) {
-      DDBD_ASSIGN_OR_RETURN(auto condition, FilterCondition(*key_conditions, t, false));
+      DDBD_ASSIGN_OR_RETURN(auto condition,
+                            FilterCondition(*key_conditions, "keyConditions", t, false));
       if (condition) in.key_condition = std::make_shared<const Condition>(std::move(*condition));
     }
   }

@@ -227,12 +227,17 @@ TEST_F(ExpressionTest, UpdateErrors) {
   ASSERT_FALSE(add_string.ok());
   EXPECT_EQ(add_string.error().message(),
             "Invalid UpdateExpression: Incorrect operand type for operator or function; "
-            "operator: ADD, operand type: STRING");
-  auto conflict = Update("SET a = :one REMOVE a", Sample());
+            "operator: ADD, operand type: STRING, typeSet: ALLOWED_FOR_ADD_OPERAND");
+  auto same = Update("SET a = :one REMOVE a", Sample());
+  ASSERT_FALSE(same.ok());
+  EXPECT_EQ(same.error().message(),
+            "Invalid UpdateExpression: Two document paths overlap with each other; must remove "
+            "or rewrite one of these paths; path one: [a], path two: [a]");
+  auto conflict = Update("SET l.b = :one, l[1] = :two", Sample());
   ASSERT_FALSE(conflict.ok());
   EXPECT_EQ(conflict.error().message(),
             "Invalid UpdateExpression: Two document paths conflict with each other; must remove "
-            "or rewrite one of these paths; path one: [a], path two: [a]");
+            "or rewrite one of these paths; path one: [l, b], path two: [l, [1]]");
   auto overlap = Update("SET a.b = :one, a = :two", Sample());
   ASSERT_FALSE(overlap.ok());
   EXPECT_EQ(overlap.error().message(),

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
+#include "tests/testing/small_stack.h"
 #include "tests/testing/test_util.h"
 
 namespace ddbd::expressions {
@@ -191,6 +194,70 @@ TEST(ConditionParserTest, SyntaxErrorsKeepUtf8CharactersWhole) {
   using namespace std::string_literals;
   EXPECT_EQ(second.error().message(),
             "Invalid ConditionExpression: Syntax error; token: \"\0\", near: \"\0\xed\x9f\xbf\""s);
+}
+
+}  // namespace
+}  // namespace ddbd::expressions
+
+namespace ddbd::expressions {
+namespace {
+
+std::string Repeat(std::string_view text, size_t times) {
+  std::string out;
+  for (size_t i = 0; i < times; ++i) out += text;
+  return out;
+}
+
+// Every grammar at nesting depths of 10, 1,000 and 100,000, on a 1 MB stack (the parser needs
+// about half of it at its nesting limit; request threads have 8 MB): each answers
+// (a result or DynamoDB's error) without overflowing it.
+TEST(ParserDepthTest, DeepNestingIsRefusedWithinASmallStack) {
+  const std::vector<std::pair<std::string, std::string>> conditions = {
+      {Repeat("(", 10) + "a = :v" + Repeat(")", 10),
+       "Invalid ConditionExpression: The expression has redundant parentheses;"},
+      {Repeat("(", 1000) + "a = :v" + Repeat(")", 1000),
+       "Invalid ConditionExpression: The expression has redundant parentheses;"},
+      {Repeat("(", 2000) + "a = :v" + Repeat(")", 2000),
+       "Invalid ConditionExpression: The expression has redundant parentheses;"},
+      {Repeat("(", 100000) + "a" + Repeat(")", 100000) + " = :v",
+       "Invalid ConditionExpression: Expression size has exceeded the maximum allowed size; "
+       "expression size: 200006"},
+      {Repeat("NOT ", 10) + "a = :v", "OK"},
+      {Repeat("NOT ", 1000) + "a = :v",
+       "Invalid ConditionExpression: The expression contains too many operators; operator "
+       "count: 1001"},
+      // Within the nesting guard: 199 "NOT (" levels; beyond it (a documented difference: DynamoDB
+      // accepts up to its operator limit) the guard's answer.
+      {Repeat("NOT (", 199) + "a = :v" + Repeat(")", 199), "OK"},
+      {Repeat("NOT (", 250) + "a = :v" + Repeat(")", 250),
+       "Invalid ConditionExpression: The expression has redundant parentheses;"},
+      {Repeat("size(", 10) + "a" + Repeat(")", 10) + " = :v", "OK"},
+      {Repeat("size(", 600) + "a" + Repeat(")", 600) + " = :v",
+       "Invalid ConditionExpression: The expression has redundant parentheses;"},
+      {Repeat("(a = :v AND ", 140) + "a = :v" + Repeat(")", 140), "OK"},
+  };
+  const std::vector<std::pair<std::string, std::string>> updates = {
+      {"SET a = " + Repeat("(", 10) + ":v" + Repeat(")", 10), "OK"},
+      {"SET a = " + Repeat("(", 2000) + ":v" + Repeat(")", 2000),
+       "Invalid UpdateExpression: The expression has redundant parentheses;"},
+      {"SET a = " + Repeat("list_append(:v, ", 150) + ":v" + Repeat(")", 150), "OK"},
+      {"SET a = " + Repeat("list_append(:v, ", 240) + ":v" + Repeat(")", 240),
+       "Invalid UpdateExpression: The expression has redundant parentheses;"},
+  };
+  testing::RunOnSmallStack(testing::kSanitizerStackFactor * 1024 * 1024, [&] {
+    for (const auto& [text, expected] : conditions) {
+      EXPECT_EQ(ConditionError(text), expected) << text.substr(0, 40);
+    }
+    for (const auto& [text, expected] : updates) {
+      EXPECT_EQ(UpdateError(text), expected) << text.substr(0, 40);
+    }
+    EXPECT_EQ(ProjectionError(Repeat("a.", 20000) + "a"),
+              "Invalid ProjectionExpression: Expression size has exceeded the maximum allowed "
+              "size; expression size: 40001");
+    EXPECT_EQ(ConditionError(Repeat("(", 1200) + "a = :v" + Repeat(")", 1200),
+                             ExpressionKind::kKeyCondition),
+              "Invalid KeyConditionExpression: The expression has redundant parentheses;");
+  });
 }
 
 }  // namespace

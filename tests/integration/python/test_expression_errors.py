@@ -138,9 +138,64 @@ CASES = [
     ("update-overlap", update("SET a.b = :v, a = :v", values=V),
      UE + "Two document paths overlap with each other; must remove or rewrite one of these paths; "
           "path one: [a, b], path two: [a]"),
-    ("update-conflict", update("SET a = :v REMOVE a", values=V),
-     UE + "Two document paths conflict with each other; must remove or rewrite one of these paths; "
+    # The same path twice overlaps (AWS: "a, a" in a projection); paths that agree up to a map
+    # key in one and a list index in the other conflict.
+    ("update-same-path", update("SET a = :v REMOVE a", values=V),
+     UE + "Two document paths overlap with each other; must remove or rewrite one of these paths; "
           "path one: [a], path two: [a]"),
+    ("update-conflict", update("SET l.b = :v, l[1] = :v", values=V),
+     UE + "Two document paths conflict with each other; must remove or rewrite one of these paths; "
+          "path one: [l, b], path two: [l, [1]]"),
+    ("projection-conflict", ("GetItem", {"TableName": T, "Key": KEY, "ProjectionExpression": "l.b, l[1]"}),
+     "Invalid ProjectionExpression: Two document paths conflict with each other; must remove or "
+     "rewrite one of these paths; path one: [l, b], path two: [l, [1]]"),
+    ("projection-same-path", ("GetItem", {"TableName": T, "Key": KEY, "ProjectionExpression": "a, a"}),
+     "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or "
+     "rewrite one of these paths; path one: [a], path two: [a]"),
+    # Constants are type-checked before any item is read.
+    ("cond-lt-list", cond("a < :l", values={":l": {"L": [{"N": "1"}]}}),
+     "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or "
+     "function: <, operand type: L"),
+    ("cond-ge-map-left", cond(":m >= a", values={":m": {"M": {}}}),
+     "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or "
+     "function: >=, operand type: M"),
+    ("cond-le-set", cond("a <= :s", values={":s": {"SS": ["x"]}}),
+     "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or "
+     "function: <=, operand type: SS"),
+    ("cond-gt-bool", cond("a > :b", values={":b": {"BOOL": True}}),
+     "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or "
+     "function: >, operand type: BOOL"),
+    ("cond-between-list", cond("a BETWEEN :l AND :l", values={":l": {"L": []}}),
+     "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or "
+     "function: BETWEEN, operand type: L"),
+    ("cond-size-of-size", cond("size(size(a)) = :v", values=V),
+     "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or "
+     "function: size, operand type: N"),
+    ("cond-begins-with-size", cond("begins_with(size(a), :v)", values=V),
+     "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or "
+     "function: begins_with, operand type: N"),
+    ("cond-attribute-type-path", cond("attribute_type(a, b)"),
+     "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or "
+     "function: attribute_type, operand type: {NS,SS,L,BS,N,M,B,BOOL,NULL,S}"),
+    ("cond-contains-same", cond("contains(a, a)"),
+     "Invalid ConditionExpression: The first operand must be distinct from the remaining operands "
+     "for this operator or function; operator: contains, first operand: [a]"),
+    ("cond-equal-same", cond("#a.b = a.b", names={"#a": "a"}),
+     "Invalid ConditionExpression: The first operand must be distinct from the remaining operands "
+     "for this operator or function; operator: =, first operand: [a, b]"),
+    ("filter-lt-list-no-match", scan(FilterExpression="nothing < :l", ExpressionAttributeValues={":l": {"L": []}}),
+     "Invalid FilterExpression: Incorrect operand type for operator or function; operator or "
+     "function: <, operand type: L"),
+    ("update-plus-string", update("SET n = n + :v", values=V),
+     UE + "Incorrect operand type for operator or function; operator or function: +, operand type: S"),
+    ("update-minus-list", update("SET n = :l - n", values={":l": {"L": []}}),
+     UE + "Incorrect operand type for operator or function; operator or function: -, operand type: L"),
+    ("update-list-append-string", update("SET l = list_append(l, :v)", values=V),
+     UE + "Incorrect operand type for operator or function; operator or function: list_append, "
+          "operand type: S"),
+    ("update-add-missing-item", update("ADD s :v", values=V, key={"PK": {"S": "none"}, "SK": {"S": "none"}}),
+     UE + "Incorrect operand type for operator or function; operator: ADD, operand type: STRING, "
+          "typeSet: ALLOWED_FOR_ADD_OPERAND"),
     ("update-reserved", update("SET name = :v", values=V),
      UE + "Attribute name is a reserved keyword; reserved keyword: name"),
     ("update-key", update("SET PK = :v", values=V),
@@ -155,9 +210,11 @@ CASES = [
     ("update-invalid-path", update("SET nope.deeper = :v", values=V),
      "The document path provided in the update expression is invalid for update"),
     ("update-add-string", update("ADD s :v", values=V),
-     UE + "Incorrect operand type for operator or function; operator: ADD, operand type: STRING"),
+     UE + "Incorrect operand type for operator or function; operator: ADD, operand type: STRING, "
+          "typeSet: ALLOWED_FOR_ADD_OPERAND"),
     ("update-delete-number", update("DELETE n :one", values={":one": {"N": "1"}}),
-     UE + "Incorrect operand type for operator or function; operator: DELETE, operand type: NUMBER"),
+     UE + "Incorrect operand type for operator or function; operator: DELETE, operand type: NUMBER, "
+          "typeSet: ALLOWED_FOR_DELETE_OPERAND"),
     ("update-add-mismatch", update("ADD n :s", values={":s": {"SS": ["x"]}}),
      "An operand in the update expression has an incorrect data type"),
     ("update-too-big", update("SET more = :big", values={":big": {"S": "y" * 200000}}),
