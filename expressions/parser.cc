@@ -451,8 +451,13 @@ class Parser {
         if (t.kind != Token::Kind::kNumber) return Syntax();
         PathElement element;
         element.kind = PathElement::Kind::kIndex;
-        // Indexes beyond what any list can hold are clamped; they address nothing.
-        element.index = t.text.size() > 9 ? 1'000'000'000 : std::stoll(std::string(t.text));
+        // Unverified bound (a 32-bit signed index). Pinned by:
+        // test_expression_errors.py (projection-index-range)
+        if (t.text.size() > 10 || std::stoll(std::string(t.text)) > kMaxListIndex) {
+          return InvalidExpression(kind_, "List index is not within the allowable range; index: "
+                                          "[" + std::string(t.text) + "]");
+        }
+        element.index = std::stoll(std::string(t.text));
         path.elements.push_back(std::move(element));
         Next();
         DDBD_RETURN_IF_ERROR(Expect("]"));

@@ -31,6 +31,8 @@ std::string_view ParameterName(ExpressionKind kind);
 inline constexpr size_t kMaxExpressionBytes = 4096;
 inline constexpr size_t kMaxOperators = 300;
 inline constexpr size_t kMaxInOperands = 100;
+// The largest list index a document path may name.
+inline constexpr int64_t kMaxListIndex = 2147483647;
 // Elements of one document path (a.b[1] has three): DynamoDB's limit of 32 nesting levels.
 inline constexpr size_t kMaxPathLevels = 32;
 // Levels of nesting (parentheses, NOT, function arguments) the parser follows before it

@@ -135,7 +135,9 @@ Status Remove(Item& item, const ResolvedPath& path) {
     return OkStatus();
   }
   AttributeValue* parent = Parent(item, path);
-  if (!parent) return OkStatus();  // nothing there to remove
+  // REMOVE a.b where a is missing (or not a map) is an invalid path, as for SET.
+  // Pinned by: test_update_semantics.py::test_remove_through_a_missing_parent
+  if (!parent) return InvalidPath();
   const ResolvedStep& last = path.back();
   if (last.is_index()) {
     if (parent->type() != AttributeType::kL) return InvalidPath();

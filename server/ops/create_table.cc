@@ -52,6 +52,15 @@ Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body)
 Status CheckKeySchema(const CreateTableInput& in) {
   const auto& keys = in.key_schema;
   const auto& definitions = in.attribute_definitions;
+  // Unverified text (recorded by a third-party catalogue of live DynamoDB answers).
+  // Pinned by: test_tables.py::test_duplicate_attribute_definitions
+  for (size_t i = 0; i < definitions.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (definitions[i].name == definitions[j].name) {
+        return Error::Validation("Attribute Name is duplicated: " + definitions[i].name);
+      }
+    }
+  }
   if (keys.size() > definitions.size()) {
     return Error::Validation("Invalid KeySchema: Some index key attribute have no definition");
   }

@@ -50,6 +50,8 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
       return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
     }
   }
+  // Multi-attribute texts as a catalogue of live DynamoDB answers records them.
+  // Pinned by: test_index_updates.py::test_multi_attribute_key_schema_refusals
   bool in_sort = false;
   for (const auto& key : in.key_schema) {
     const KeyElement element{key.name, *DefinedType(definitions, key.name)};
@@ -57,14 +59,19 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
       in_sort = true;
       index.sort_keys.push_back(element);
     } else if (in_sort) {
-      return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+      return multi_attribute ? Invalid("All HASH key attributes must precede RANGE key attributes "
+                                       "in the KeySchema")
+                             : Error::Validation("Invalid KeySchema: The second KeySchemaElement "
+                                                 "is not a RANGE key type");
     } else {
       index.partition_keys.push_back(element);
     }
   }
-  if (index.partition_keys.size() > kMaxKeyAttributes || index.sort_keys.size() > kMaxKeyAttributes) {
-    return Invalid("A global secondary index key schema supports up to 4 partition key attributes "
-                   "and up to 4 sort key attributes: " + in.name);
+  if (index.partition_keys.size() > kMaxKeyAttributes) {
+    return Invalid("The KeySchema exceeds the maximum allowed number of HASH key attributes");
+  }
+  if (index.sort_keys.size() > kMaxKeyAttributes) {
+    return Invalid("The KeySchema exceeds the maximum allowed number of RANGE key attributes");
   }
   if (in.local) {
     if (index.sort_keys.size() != 1 || index.partition_keys.size() != 1) {
@@ -116,6 +123,13 @@ Status ReadProjection(wire::JsonObject object, const std::string& path,
       for (wire::JsonValue element : *non_key) {
         DDBD_ASSIGN_OR_RETURN(std::string_view attribute, wire::AsString(element));
         names.emplace_back(attribute);
+      }
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (std::find(names.begin(), names.begin() + static_cast<ptrdiff_t>(i), names[i]) !=
+            names.begin() + static_cast<ptrdiff_t>(i)) {
+          // Unverified prefix. Pinned by: test_index_updates.py::test_duplicate_non_key_attributes
+          return Invalid("Duplicate element in NonKeyAttributes: " + names[i]);
+        }
       }
       const std::string attributes_path = path + ".projection.nonKeyAttributes";
       if (names.empty()) errors.LengthAtLeast("[]", attributes_path, 1);

@@ -82,6 +82,15 @@ Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,
   for (wire::JsonValue element : *array) {
     DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(element));
     IndexUpdateInput update;
+    const int actions = wire::Member(object, "Create").has_value() +
+                        wire::Member(object, "Update").has_value() +
+                        wire::Member(object, "Delete").has_value();
+    // Pinned by: test_index_updates.py::test_index_update_entry_refusals
+    if (actions > 1) {
+      return Error::Validation("One or more parameter values were invalid: Only one global "
+                               "secondary index action is allowed per GlobalSecondaryIndexUpdate "
+                               "object");
+    }
     if (std::optional<wire::JsonValue> create = wire::Member(object, "Create")) {
       update.kind = IndexUpdateInput::Kind::kCreate;
       const std::string path = "globalSecondaryIndexUpdates." +
@@ -100,8 +109,20 @@ Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,
       DDBD_ASSIGN_OR_RETURN(update.throughput, ReadIndexThroughput(change_object));
       DDBD_ASSIGN_OR_RETURN(update.on_demand, ReadOnDemandThroughput(change_object));
     } else {
-      return Error::Validation("One or more parameter values were invalid: One of Create, Update "
-                               "or Delete must be specified in a GlobalSecondaryIndexUpdate");
+      return Error::Validation("One or more parameter values were invalid: One of "
+                               "GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+                               "GlobalSecondaryIndexUpdate.Delete must not be null");
+    }
+    const std::string& name =
+        update.kind == IndexUpdateInput::Kind::kCreate ? update.create.name : update.index_name;
+    for (const auto& earlier : updates) {
+      const std::string& other =
+          earlier.kind == IndexUpdateInput::Kind::kCreate ? earlier.create.name : earlier.index_name;
+      if (other == name) {
+        return Error::Validation("One or more parameter values were invalid: Only one global "
+                                 "secondary index update per index is allowed simultaneously. "
+                                 "Index: " + name);
+      }
     }
     updates.push_back(std::move(update));
   }

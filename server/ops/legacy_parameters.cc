@@ -30,6 +30,8 @@ constexpr LegacyMember kLegacyMembers[] = {
     {"ScanFilter", &ExpressionMembers::filter},
 };
 
+constexpr size_t kMaxAttributesToGet = 255;
+
 Error Invalid(std::string detail) {
   return Error::Validation("One or more parameter values were invalid: " + detail);
 }
@@ -390,6 +392,19 @@ Status TranslateLegacy(wire::JsonObject body, const ExpressionMembers& accepted,
         return Error::Validation("1 validation error detected: Value '[]' at 'attributesToGet' "
                                  "failed to satisfy constraint: Member must have length greater "
                                  "than or equal to 1");
+      }
+      if (paths.size() > kMaxAttributesToGet) {
+        return Error::Validation("1 validation error detected: Value '[...]' at 'attributesToGet' "
+                                 "failed to satisfy constraint: Member must have length less than "
+                                 "or equal to 255");
+      }
+      // Pinned by: test_legacy_parameters.py::test_attributes_to_get_refusals
+      for (size_t i = 0; i < paths.size(); ++i) {
+        for (size_t j = 0; j < i; ++j) {
+          if (paths[i] == paths[j]) {
+            return Invalid("Duplicate value in attribute name: " + paths[i][0].name);
+          }
+        }
       }
       in.projection = std::move(paths);
     }

@@ -149,6 +149,10 @@ CASES = [
     ("projection-conflict", ("GetItem", {"TableName": T, "Key": KEY, "ProjectionExpression": "l.b, l[1]"}),
      "Invalid ProjectionExpression: Two document paths conflict with each other; must remove or "
      "rewrite one of these paths; path one: [l, b], path two: [l, [1]]"),
+    ("projection-index-range", ("GetItem", {"TableName": T, "Key": KEY, "ProjectionExpression": "l[2147483648]"}),
+     "Invalid ProjectionExpression: List index is not within the allowable range; index: [2147483648]"),
+    ("projection-nesting", ("GetItem", {"TableName": T, "Key": KEY, "ProjectionExpression": ".".join(["a"] * 33)}),
+     "Invalid ProjectionExpression: The document path has too many nesting levels; nesting levels: 33"),
     ("projection-same-path", ("GetItem", {"TableName": T, "Key": KEY, "ProjectionExpression": "a, a"}),
      "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or "
      "rewrite one of these paths; path one: [a], path two: [a]"),

@@ -187,3 +187,61 @@ def test_gsi_keyed_on_several_hash_attributes_without_a_range(raw, ddb):
     assert (status, name_, message) == (400, "ValidationException",
                                         "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
     ddb.delete_table(TableName=name)
+
+
+def test_index_update_entry_refusals(raw, ddb, indexed):
+    create = gsi("ByG2", ("g2", "HASH"))
+
+    def refused(updates, definitions=None):
+        body = {"TableName": indexed, "GlobalSecondaryIndexUpdates": updates}
+        if definitions:
+            body["AttributeDefinitions"] = definitions
+        status, name, message, _ = raw("UpdateTable", body)
+        assert (status, name) == (400, "ValidationException"), message
+        return message
+
+    assert refused([{"Create": create, "Delete": {"IndexName": "ByG1"}}], attr_defs(g2="S")) == (
+        "One or more parameter values were invalid: Only one global secondary index action is "
+        "allowed per GlobalSecondaryIndexUpdate object")
+    assert refused([{}]) == (
+        "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Update, "
+        "GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
+    assert refused([{"Delete": {"IndexName": "ByG1"}}, {"Delete": {"IndexName": "ByG1"}}]) == (
+        "One or more parameter values were invalid: Only one global secondary index update per "
+        "index is allowed simultaneously. Index: ByG1")
+    description = ddb.describe_table(TableName=indexed)["Table"]
+    assert [i["IndexName"] for i in description["GlobalSecondaryIndexes"]] == ["ByG1"]
+
+
+def test_multi_attribute_key_schema_refusals(raw):
+    def create(schema):
+        status, name, message, _ = raw("CreateTable", {
+            "TableName": f"multi_refused_{time.monotonic_ns()}", "BillingMode": "PAY_PER_REQUEST",
+            "KeySchema": keys(("pk", "HASH")),
+            "AttributeDefinitions": attr_defs(pk="S", a="S", b="S", c="S", d="S", e="S"),
+            "GlobalSecondaryIndexes": [{"IndexName": "Multi", "KeySchema": keys(*schema),
+                                        "Projection": {"ProjectionType": "ALL"}}]})
+        assert (status, name) == (400, "ValidationException"), message
+        return message
+
+    assert create([("a", "HASH"), ("b", "RANGE"), ("c", "HASH")]) == (
+        "One or more parameter values were invalid: All HASH key attributes must precede RANGE key "
+        "attributes in the KeySchema")
+    assert create([(x, "HASH") for x in "abcde"]) == (
+        "One or more parameter values were invalid: The KeySchema exceeds the maximum allowed number "
+        "of HASH key attributes")
+    assert create([("pk", "HASH")] + [(x, "RANGE") for x in "abcde"]) == (
+        "One or more parameter values were invalid: The KeySchema exceeds the maximum allowed number "
+        "of RANGE key attributes")
+
+
+def test_duplicate_non_key_attributes(raw):
+    status, name, message, _ = raw("CreateTable", {
+        "TableName": f"dup_nka_{time.monotonic_ns()}", "BillingMode": "PAY_PER_REQUEST",
+        "KeySchema": keys(("pk", "HASH")), "AttributeDefinitions": attr_defs(pk="S", g="S"),
+        "GlobalSecondaryIndexes": [{"IndexName": "ByG", "KeySchema": keys(("g", "HASH")),
+                                    "Projection": {"ProjectionType": "INCLUDE",
+                                                   "NonKeyAttributes": ["x", "y", "x"]}}]})
+    assert (status, name, message) == (
+        400, "ValidationException",
+        "One or more parameter values were invalid: Duplicate element in NonKeyAttributes: x")

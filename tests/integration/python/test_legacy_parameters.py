@@ -219,3 +219,12 @@ def test_attribute_update_refusals(raw, ddb, table):
         "n": {"Action": "ADD", "Value": {"S": "x"}}}}) == (
         "One or more parameter values were invalid: ADD action is not supported for the type S")
     assert ddb.get_item(TableName=table, Key=key)["Item"] == before
+
+
+def test_attributes_to_get_refusals(raw, table):
+    key = {"PK": {"S": "P"}, "SK": {"S": "S1"}}
+    assert legacy_error(raw, "GetItem", {"TableName": table, "Key": key, "AttributesToGet": ["n", "tags", "n"]}) == (
+        "One or more parameter values were invalid: Duplicate value in attribute name: n")
+    assert legacy_error(raw, "Scan", {"TableName": table, "AttributesToGet": [f"a{i}" for i in range(256)]}) == (
+        "1 validation error detected: Value '[...]' at 'attributesToGet' failed to satisfy constraint: "
+        "Member must have length less than or equal to 255")

@@ -159,3 +159,13 @@ def test_describe_limits_and_endpoints(server, ddb):
     assert limits["TableMaxWriteCapacityUnits"] == 40000
     endpoints = ddb.describe_endpoints()["Endpoints"]
     assert endpoints == [{"Address": f"127.0.0.1:{server.port}", "CachePeriodInMinutes": 1440}]
+
+
+def test_duplicate_attribute_definitions(raw):
+    for second_type in ("S", "N"):
+        status, name, message, _ = raw("CreateTable", {
+            "TableName": "DuplicateDefinitions", "BillingMode": "PAY_PER_REQUEST",
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                     {"AttributeName": "pk", "AttributeType": second_type}]})
+        assert (status, name, message) == (400, "ValidationException", "Attribute Name is duplicated: pk")

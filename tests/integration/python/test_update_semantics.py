@@ -73,3 +73,17 @@ def test_list_sets_past_the_end_append_in_index_order(ddb, table_factory):
     # In-range elements are replaced where they are; removals apply to the old positions.
     assert update([1, 2, 3], "SET c[9] = :x, c[0] = :y, c[3] = :z", {":x": 9, ":y": 0, ":z": 3}) == [0, 2, 3, 3, 9]
     assert update([1, 2, 3], "SET c[5] = :x REMOVE c[0]", {":x": 5}) == [2, 3, 5]
+
+
+def test_remove_through_a_missing_parent(ddb, table_factory):
+    table = table_factory()
+    key = {"PK": {"S": "k"}, "SK": {"S": "x"}}
+    ddb.put_item(TableName=table, Item={**key, "m": {"M": {"a": {"S": "1"}}}, "s": {"S": "text"}})
+    for expression in ("REMOVE nope.deeper", "REMOVE nope[1]", "REMOVE s.inside", "REMOVE m.a, nope.x"):
+        with pytest.raises(ddb.exceptions.ClientError) as error:
+            ddb.update_item(TableName=table, Key=key, UpdateExpression=expression)
+        assert error.value.response["Error"]["Message"] == (
+            "The document path provided in the update expression is invalid for update"), expression
+    # A missing last step is no error.
+    ddb.update_item(TableName=table, Key=key, UpdateExpression="REMOVE m.nope, nothing")
+    assert ddb.get_item(TableName=table, Key=key)["Item"] == {**key, "m": {"M": {"a": {"S": "1"}}}, "s": {"S": "text"}}
