@@ -1,7 +1,9 @@
 // Secondary indexes through the JavaScript SDK v3: the seed's inverted-index query.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { CreateTableCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb";
+import {
+  CreateTableCommand, DeleteTableCommand, DescribeTableCommand, UpdateTableCommand,
+} from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { startDdbd } from "./ddbd.mjs";
 
@@ -86,4 +88,61 @@ test("multi-attribute GSI keys through the SDK", async () => {
     { matchId: "m2", tournamentId: "WINTER", region: "NA", round: 1 },
     { matchId: "m1", tournamentId: "WINTER", region: "NA", round: 3 },
   ]);
+});
+
+// dynamoose's `update: ["indexes"]`: for each index the model has and the table lacks, one
+// UpdateTable that lists every attribute the model's keys use and creates that index, then a
+// wait until it is ACTIVE; for each index the table has and the model lacks, a Delete.
+async function waitForIndexes(TableName) {
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+    const indexes = Table.GlobalSecondaryIndexes ?? [];
+    if (Table.TableStatus === "ACTIVE" && indexes.every((i) => i.IndexStatus === "ACTIVE")) return Table;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+test("indexes added and removed one UpdateTable at a time, as dynamoose's update does", async () => {
+  const TableName = "DynamooseCats";
+  const attribute = (AttributeName, AttributeType = "S") => ({ AttributeName, AttributeType });
+  const index = (IndexName, hash, range) => ({
+    IndexName, Projection: { ProjectionType: "ALL" },
+    KeySchema: [{ AttributeName: hash, KeyType: "HASH" },
+                ...(range ? [{ AttributeName: range, KeyType: "RANGE" }] : [])],
+  });
+  await client.send(new CreateTableCommand({
+    TableName, BillingMode: "PAY_PER_REQUEST",
+    KeySchema: [{ AttributeName: "id", KeyType: "HASH" }, { AttributeName: "born", KeyType: "RANGE" }],
+    AttributeDefinitions: [attribute("id"), attribute("born", "N"), attribute("owner"), attribute("color")],
+    GlobalSecondaryIndexes: [index("ownerIndex", "owner")],
+    LocalSecondaryIndexes: [index("colorIndex", "id", "color")],
+  }));
+  await ddbDoc.send(new PutCommand({ TableName, Item: { id: "c1", born: 2019, owner: "ann", color: "grey", breed: "tabby", age: 5 } }));
+  // The model grows two indexes; each UpdateTable carries the model's whole attribute list.
+  const model = [attribute("id"), attribute("born", "N"), attribute("owner"), attribute("color"),
+                 attribute("breed"), attribute("age", "N")];
+  for (const created of [index("breedIndex", "breed", "born"), index("ageIndex", "age")]) {
+    const { TableDescription } = await client.send(new UpdateTableCommand({
+      TableName, AttributeDefinitions: model, GlobalSecondaryIndexUpdates: [{ Create: created }],
+    }));
+    assert.equal(TableDescription.GlobalSecondaryIndexes.find((i) => i.IndexName === created.IndexName).IndexStatus, "CREATING");
+    await waitForIndexes(TableName);
+  }
+  let table = await waitForIndexes(TableName);
+  assert.deepEqual(table.GlobalSecondaryIndexes.map((i) => i.IndexName).sort(), ["ageIndex", "breedIndex", "ownerIndex"]);
+  const { Items } = await ddbDoc.send(new QueryCommand({
+    TableName, IndexName: "ageIndex", KeyConditionExpression: "age = :a", ExpressionAttributeValues: { ":a": 5 },
+  }));
+  assert.deepEqual(Items.map((i) => i.id), ["c1"]);
+  // The model drops ownerIndex: its attribute definition goes with it, and it can come back.
+  await client.send(new UpdateTableCommand({ TableName, GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: "ownerIndex" } }] }));
+  table = await waitForIndexes(TableName);
+  assert.deepEqual(table.AttributeDefinitions.map((d) => d.AttributeName).sort(), ["age", "born", "breed", "color", "id"]);
+  await client.send(new UpdateTableCommand({
+    TableName, AttributeDefinitions: [...model.filter((d) => d.AttributeName !== "breed"), attribute("owner")],
+    GlobalSecondaryIndexUpdates: [{ Create: index("ownerIndex", "owner", "born") }],
+  }));
+  table = await waitForIndexes(TableName);
+  assert.deepEqual(table.GlobalSecondaryIndexes.map((i) => i.IndexName).sort(), ["ageIndex", "breedIndex", "ownerIndex"]);
+  await client.send(new DeleteTableCommand({ TableName }));
 });

@@ -95,3 +95,36 @@ def test_seed_cli_expression_commands(aws):
     got = json.loads(aws("get-item", "--table-name", "CliExpr",
                          "--key", '{"PK":{"S":"USER#123"},"SK":{"S":"PROFILE"}}').stdout)
     assert got["Item"]["view_count"] == {"N": "1"}
+
+
+def test_cli_adds_gsis_to_a_table_with_a_gsi_and_an_lsi(aws):
+    """update-table --attribute-definitions lists only the new index's keys, as the AWS CLI's
+    documentation shows; a second and a third GSI join the table's GSI and LSI."""
+    aws("create-table", "--table-name", "CliIndexes", "--billing-mode", "PAY_PER_REQUEST",
+        "--attribute-definitions", "AttributeName=pk,AttributeType=S", "AttributeName=sk,AttributeType=S",
+        "AttributeName=lsk,AttributeType=S", "AttributeName=g1,AttributeType=S",
+        "--key-schema", "AttributeName=pk,KeyType=HASH", "AttributeName=sk,KeyType=RANGE",
+        "--global-secondary-indexes",
+        '[{"IndexName":"ByG1","KeySchema":[{"AttributeName":"g1","KeyType":"HASH"}],'
+        '"Projection":{"ProjectionType":"ALL"}}]',
+        "--local-secondary-indexes",
+        '[{"IndexName":"ByLsk","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},'
+        '{"AttributeName":"lsk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]')
+    for name, attribute, kind in (("ByG2", "g2", "S"), ("ByG3", "g3", "N")):
+        aws("update-table", "--table-name", "CliIndexes",
+            "--attribute-definitions", f"AttributeName={attribute},AttributeType={kind}",
+            "--global-secondary-index-updates",
+            json.dumps([{"Create": {"IndexName": name, "KeySchema": [{"AttributeName": attribute, "KeyType": "HASH"}],
+                                    "Projection": {"ProjectionType": "ALL"}}}]))
+        aws("wait", "table-exists", "--table-name", "CliIndexes")
+        deadline = 0
+        while True:
+            table = json.loads(aws("describe-table", "--table-name", "CliIndexes").stdout)["Table"]
+            if all(i["IndexStatus"] == "ACTIVE" for i in table["GlobalSecondaryIndexes"]):
+                break
+            deadline += 1
+            assert deadline < 200
+    assert sorted(i["IndexName"] for i in table["GlobalSecondaryIndexes"]) == ["ByG1", "ByG2", "ByG3"]
+    assert {d["AttributeName"]: d["AttributeType"] for d in table["AttributeDefinitions"]} == {
+        "pk": "S", "sk": "S", "lsk": "S", "g1": "S", "g2": "S", "g3": "N"}
+    aws("delete-table", "--table-name", "CliIndexes")
