@@ -270,3 +270,64 @@ def test_catalogue_is_large_enough():
 def test_failed_write_changes_nothing(raw, ddb):
     raw("PutItem", put({"x": {"SS": []}}))
     assert "Item" not in ddb.get_item(TableName=TABLE, Key={"PK": {"S": "a"}, "SK": {"S": "b"}})
+
+
+# DynamoDB's order: deserialisation (a wrongly typed member is a SerializationException even
+# when a required member is missing), then the model's constraints, then rules that need no
+# table, and only then the table itself (ResourceNotFoundException).
+PRECEDENCE = [
+    ("GetItem", {"Key": 5}, "SerializationException"),
+    ("PutItem", {"Item": "x"}, "SerializationException"),
+    ("DeleteItem", {"Key": []}, "SerializationException"),
+    ("UpdateItem", {"Key": 1}, "SerializationException"),
+    ("Query", {"Limit": "x"}, "SerializationException"),
+    ("Scan", {"Limit": "x"}, "SerializationException"),
+    ("DescribeTable", {"TableName": 5}, "SerializationException"),
+    ("DeleteTable", {"TableName": []}, "SerializationException"),
+    ("CreateTable", {"KeySchema": "x"}, "SerializationException"),
+    ("UpdateTable", {"ProvisionedThroughput": 3}, "SerializationException"),
+    ("BatchGetItem", {"RequestItems": 5}, "SerializationException"),
+    ("BatchWriteItem", {"RequestItems": "x"}, "SerializationException"),
+    ("TransactWriteItems", {"TransactItems": 5}, "SerializationException"),
+    ("TransactGetItems", {"TransactItems": "x"}, "SerializationException"),
+    ("UpdateTimeToLive", {"TimeToLiveSpecification": 5}, "SerializationException"),
+    ("ExecuteStatement", {"Parameters": 5}, "SerializationException"),
+    ("ListTables", {"Limit": "x"}, "SerializationException"),
+    ("GetItem", {"TableName": "Missing", "Key": {"pk": {"S": "a"}}, "ProjectionExpression": "a,,b"},
+     "ValidationException"),
+    ("PutItem", {"TableName": "Missing", "Item": {"pk": {"S": "a"}}, "ConditionExpression": "a = :v"},
+     "ValidationException"),
+    ("PutItem", {"TableName": "Missing", "Item": {"pk": {"S": "a"}, "s": {"SS": []}}}, "ValidationException"),
+    ("DeleteItem", {"TableName": "Missing", "Key": {"pk": {"S": "a"}}, "ReturnValues": "ALL_NEW"},
+     "ValidationException"),
+    ("UpdateItem", {"TableName": "Missing", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET a = :v"},
+     "ValidationException"),
+    ("UpdateItem", {"TableName": "Missing", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "ADD a :v",
+                    "ExpressionAttributeValues": {":v": {"S": "x"}}}, "ValidationException"),
+    ("Query", {"TableName": "Missing", "KeyConditionExpression": "pk = :v"}, "ValidationException"),
+    ("Query", {"TableName": "Missing", "KeyConditionExpression": "pk = :v",
+               "ExpressionAttributeValues": {":v": {"L": []}}, "FilterExpression": "a < :v"},
+     "ValidationException"),
+    ("Scan", {"TableName": "Missing", "Segment": 1}, "ValidationException"),
+    ("Scan", {"TableName": "Missing", "ScanFilter": {"a": {"ComparisonOperator": "LT",
+                                                           "AttributeValueList": [{"L": []}]}}},
+     "ValidationException"),
+    ("BatchGetItem", {"RequestItems": {"Missing": {"Keys": [{"pk": {"S": "a"}}, {"pk": {"S": "a"}}]}}},
+     "ValidationException"),
+    ("TransactWriteItems", {"TransactItems": [{"Put": {"TableName": "Missing", "Item": {"pk": {"S": "a"}},
+                                                       "ConditionExpression": "a = :v"}}]},
+     "ValidationException"),
+    ("TransactGetItems", {"TransactItems": [{"Get": {"TableName": "Missing", "Key": {"pk": {"S": "a"}},
+                                                     "ProjectionExpression": "a,,b"}}]},
+     "ValidationException"),
+    ("UpdateTimeToLive", {"TableName": "Missing", "TimeToLiveSpecification": {"Enabled": True,
+                                                                           "AttributeName": ""}},
+     "ValidationException"),
+]
+
+
+@pytest.mark.parametrize("operation,body,exception", PRECEDENCE,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(PRECEDENCE)])
+def test_precedence(raw, operation, body, exception):
+    status, name, message, _ = raw(operation, body)
+    assert (status, name) == (400, exception), message
