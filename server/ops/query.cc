@@ -1,5 +1,6 @@
 // Query: the items of one partition, in sort-key order, narrowed by the sort-key condition
 // of KeyConditionExpression, then filtered, projected and paged as DynamoDB does.
+#include "expressions/evaluator.h"
 #include "server/ops/ops.h"
 #include "server/ops/read_pager.h"
 #include "server/wire/attribute_value_json.h"
@@ -17,14 +18,19 @@ struct QueryInput {
 };
 
 struct KeyRange {
-  std::vector<AttributeValue> partition;    // one value per partition attribute
-  std::vector<AttributeValue> sort_prefix;  // equalities on leading sort attributes
-  storage::SortKeyRange sort;               // the condition on the next sort attribute
+  std::vector<AttributeValue> partition;          // one value per partition attribute
+  std::vector<AttributeValue> sort_prefix;        // equalities on leading sort attributes
+  storage::SortKeyRange sort;                     // the condition on the next sort attribute
+  std::vector<const Condition*> sort_conditions;  // each condition on a sort attribute
 };
 
 Error KeyConditionError(std::string_view message) {
   return expressions::InvalidExpression(expressions::ExpressionKind::kKeyCondition, message);
 }
+
+// DynamoDB's key-schema texts carry no "Invalid KeyConditionExpression: " prefix (as
+// KeyConditions gets them too). Pinned by: test_start_keys.py::test_key_schema_texts
+Error KeySchemaError(std::string message) { return Error::Validation(std::move(message)); }
 
 std::string_view OperatorName(const Condition& c) {
   switch (c.kind) {
@@ -109,13 +115,13 @@ Result<KeyLeaf> ReadLeaf(const Condition& c, const ExpressionInputs& expr) {
   for (size_t i = 0; i < c.operands.size(); ++i) {
     if (i == path_index) continue;
     if (c.operands[i].kind != Operand::Kind::kValue) {
-      return KeyConditionError("Query key condition not supported");
+      return KeySchemaError("Query key condition not supported");
     }
     leaf.values.push_back(&expr.bindings.Value(c.operands[i].placeholder));
   }
   if (key_operand.kind != Operand::Kind::kPath ||
       (c.kind != Condition::Kind::kCompare && path_index != 0)) {
-    return KeyConditionError("Query key condition not supported");
+    return KeySchemaError("Query key condition not supported");
   }
   expressions::ResolvedPath path = expr.bindings.Resolve(key_operand.path);
   if (path.size() > 1) {
@@ -140,11 +146,40 @@ bool IsEquality(const KeyLeaf& leaf) {
          leaf.comparator == expressions::Comparator::kEq;
 }
 
+// A key attribute's condition and the schema element it is on.
+struct KeySlot {
+  const KeyElement* key = nullptr;
+  std::optional<KeyLeaf> leaf;
+};
+
+// The RANGE attributes a condition names must follow a leading run of equalities:
+// "RANGE key attributes b must have equality conditions specified in the query because a
+// condition is present on key attribute c" (as DynamoDB words it for multi-attribute GSI
+// keys). Pinned by: test_indexes.py::test_multi_attribute_gsi_keys
+Status CheckSortSequence(const std::vector<KeySlot>& sort) {
+  for (size_t j = 0; j < sort.size(); ++j) {
+    if (!sort[j].leaf) continue;
+    std::string missing;
+    for (size_t i = 0; i < j; ++i) {
+      if (sort[i].leaf && IsEquality(*sort[i].leaf)) continue;
+      missing += (missing.empty() ? "" : ", ") + sort[i].key->name;
+    }
+    if (!missing.empty()) {
+      return KeySchemaError("RANGE key attributes " + missing + " must have equality conditions "
+                            "specified in the query because a condition is present on key "
+                            "attribute " + sort[j].key->name);
+    }
+  }
+  return OkStatus();
+}
+
 // Turns a bound KeyConditionExpression into a partition and a sort-key range, with
 // DynamoDB's rules and messages: every partition attribute compared with =, and conditions
 // on a leading run of the sort attributes, all = but the last (multi-attribute GSI keys have
-// up to four of each; tables and LSIs one).
-Result<KeyRange> AnalyzeKeyCondition(const ReadTarget& target, const ExpressionInputs& expr) {
+// up to four of each; tables and LSIs one). An ExclusiveStartKey is checked along the way,
+// attribute by attribute in key order, as DynamoDB does (CheckStartKeyElement).
+Result<KeyRange> AnalyzeKeyCondition(const ReadTarget& target, const ExpressionInputs& expr,
+                                     const Item* start_key) {
   const std::vector<KeyElement> partition_keys = target.partition_keys();
   const std::vector<KeyElement> sort_keys = target.sort_keys();
   std::vector<const Condition*> conditions;
@@ -152,43 +187,59 @@ Result<KeyRange> AnalyzeKeyCondition(const ReadTarget& target, const ExpressionI
   if (partition_keys.size() == 1 && sort_keys.size() <= 1 && conditions.size() > 2) {
     return Error::Validation("Conditions can be of length 1 or 2 only");
   }
-  std::vector<std::optional<KeyLeaf>> on_partition(partition_keys.size());
-  std::vector<std::optional<KeyLeaf>> on_sort(sort_keys.size());
+  size_t non_key_conditions = 0;
+  std::vector<KeySlot> on_partition(partition_keys.size());
+  std::vector<KeySlot> on_sort(sort_keys.size());
+  for (size_t i = 0; i < partition_keys.size(); ++i) on_partition[i].key = &partition_keys[i];
+  for (size_t i = 0; i < sort_keys.size(); ++i) on_sort[i].key = &sort_keys[i];
   for (const Condition* c : conditions) {
     DDBD_ASSIGN_OR_RETURN(KeyLeaf leaf, ReadLeaf(*c, expr));
-    std::optional<KeyLeaf>* slot = nullptr;
-    const KeyElement* key = nullptr;
-    for (size_t i = 0; i < partition_keys.size(); ++i) {
-      if (partition_keys[i].name == leaf.attribute) slot = &on_partition[i], key = &partition_keys[i];
+    KeySlot* slot = nullptr;
+    for (auto* slots : {&on_partition, &on_sort}) {
+      for (KeySlot& candidate : *slots) {
+        if (candidate.key->name == leaf.attribute) slot = &candidate;
+      }
     }
-    for (size_t i = 0; i < sort_keys.size(); ++i) {
-      if (sort_keys[i].name == leaf.attribute) slot = &on_sort[i], key = &sort_keys[i];
+    if (!slot) {  // DynamoDB reports the key attribute this condition leaves out
+      ++non_key_conditions;
+      continue;
     }
-    if (!slot) return KeyConditionError("Query key condition not supported");
-    if (*slot) {
+    if (slot->leaf) {
       return KeyConditionError("KeyConditionExpressions must only contain one condition per key");
     }
-    DDBD_RETURN_IF_ERROR(CheckTypes(leaf, *key));
-    *slot = std::move(leaf);
+    slot->leaf = std::move(leaf);
   }
+  if (start_key) DDBD_RETURN_IF_ERROR(CheckStartKeySize(target, *start_key, /*query=*/true));
   KeyRange range;
-  for (size_t i = 0; i < partition_keys.size(); ++i) {
-    if (!on_partition[i]) {
-      return KeyConditionError("Query condition missed key schema element: " +
-                               partition_keys[i].name);
+  for (const KeySlot& slot : on_partition) {
+    if (start_key) DDBD_RETURN_IF_ERROR(CheckStartKeyElement(*start_key, *slot.key));
+    if (partition_keys.size() == 1 && sort_keys.empty() && conditions.size() > 1) {
+      return KeySchemaError("Query key condition not supported");
     }
-    if (!IsEquality(*on_partition[i])) return KeyConditionError("Query key condition not supported");
-    range.partition.push_back(*on_partition[i]->values[0]);
+    if (!slot.leaf) {
+      return KeySchemaError("Query condition missed key schema element: " + slot.key->name);
+    }
+    DDBD_RETURN_IF_ERROR(CheckTypes(*slot.leaf, *slot.key));
+    if (!IsEquality(*slot.leaf)) return KeySchemaError("Query key condition not supported");
+    range.partition.push_back(*slot.leaf->values[0]);
   }
-  size_t constrained = 0;
-  while (constrained < on_sort.size() && on_sort[constrained]) ++constrained;
-  for (size_t i = constrained; i < on_sort.size(); ++i) {
-    if (on_sort[i]) return KeyConditionError("Query key condition not supported");
+  for (const KeySlot& slot : on_sort) {
+    if (start_key) DDBD_RETURN_IF_ERROR(CheckStartKeyElement(*start_key, *slot.key));
+    if (slot.leaf) DDBD_RETURN_IF_ERROR(CheckTypes(*slot.leaf, *slot.key));
   }
-  for (size_t i = 0; i < constrained; ++i) {
-    const KeyLeaf& leaf = *on_sort[i];
-    if (i + 1 < constrained) {
-      if (!IsEquality(leaf)) return KeyConditionError("Query key condition not supported");
+  if (non_key_conditions) {
+    for (const KeySlot& slot : on_sort) {
+      if (!slot.leaf) {
+        return KeySchemaError("Query condition missed key schema element: " + slot.key->name);
+      }
+    }
+    return KeySchemaError("Query key condition not supported");
+  }
+  DDBD_RETURN_IF_ERROR(CheckSortSequence(on_sort));
+  for (size_t i = 0; i < on_sort.size() && on_sort[i].leaf; ++i) {
+    const KeyLeaf& leaf = *on_sort[i].leaf;
+    range.sort_conditions.push_back(leaf.condition);
+    if (i + 1 < on_sort.size() && on_sort[i + 1].leaf) {
       range.sort_prefix.push_back(*leaf.values[0]);
     } else {
       DDBD_RETURN_IF_ERROR(ApplySortCondition(*leaf.condition, leaf.comparator, leaf.values,
@@ -196,6 +247,31 @@ Result<KeyRange> AnalyzeKeyCondition(const ReadTarget& target, const ExpressionI
     }
   }
   return range;
+}
+
+// Whether an ExclusiveStartKey lies inside the key condition, with DynamoDB's texts (dynalite
+// actions/query.js, recorded against DynamoDB): the sort conditions are checked first, then
+// the partition; only the index's key attributes count, not the table's.
+// Pinned by: test_start_keys.py::test_query_start_key_checks, test_query_start_key_boundaries
+Status CheckStartKeyInside(const ReadTarget& target, const KeyRange& range,
+                           const expressions::Bindings& bindings, const Item& start_key) {
+  const std::vector<KeyElement> partition_keys = target.partition_keys();
+  bool same_partition = true;
+  for (size_t i = 0; i < partition_keys.size(); ++i) {
+    same_partition &= start_key.at(partition_keys[i].name) == range.partition[i];
+  }
+  if (range.sort_conditions.empty()) {
+    if (same_partition) return OkStatus();
+    return Error::Validation("The provided starting key is outside query boundaries based on "
+                             "provided conditions");
+  }
+  for (const Condition* c : range.sort_conditions) {
+    if (!expressions::Matches(*c, start_key, bindings)) {
+      return Error::Validation("The provided starting key does not match the range key predicate");
+    }
+  }
+  if (same_partition) return OkStatus();
+  return Error::Validation("The query can return at most one row and cannot be restarted");
 }
 
 // Top-level attribute names a condition refers to.
@@ -251,20 +327,15 @@ Result<std::string> Query(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(QueryInput in, ParseQuery(req.body));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.read.table_name));
   DDBD_ASSIGN_OR_RETURN(ReadTarget target, ResolveTarget(*table, in.read, /*query=*/true));
-  DDBD_ASSIGN_OR_RETURN(KeyRange range, AnalyzeKeyCondition(target, in.read.expressions));
+  const Item* start_key = in.exclusive_start_key ? &*in.exclusive_start_key : nullptr;
+  DDBD_ASSIGN_OR_RETURN(KeyRange range,
+                        AnalyzeKeyCondition(target, in.read.expressions, start_key));
   DDBD_RETURN_IF_ERROR(CheckFilterAvoidsKeys(target, in.read.expressions));
   std::optional<std::string> start;
-  if (in.exclusive_start_key) {
-    DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(target, *in.exclusive_start_key));
-    const std::vector<KeyElement> partition_keys = target.partition_keys();
-    bool inside = true;
-    for (size_t i = 0; i < partition_keys.size(); ++i) {
-      inside &= in.exclusive_start_key->at(partition_keys[i].name) == range.partition[i];
-    }
-    if (!inside) {
-      return Error::Validation("The provided starting key is outside query boundaries based on "
-                               "provided conditions");
-    }
+  if (start_key) {
+    DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(target, *start_key));
+    DDBD_RETURN_IF_ERROR(
+        CheckStartKeyInside(target, range, in.read.expressions.bindings, *start_key));
   }
   auto cursor = target.index
                     ? ctx.db().ScanIndexPartition(target.index->id, range.partition,

@@ -1,6 +1,8 @@
 // The Query/Scan page loop.
 #include "server/ops/read_pager.h"
 
+#include <algorithm>
+
 #include "expressions/evaluator.h"
 #include "index/index_entries.h"
 #include "server/wire/attribute_value_json.h"
@@ -74,14 +76,23 @@ Result<ReadOptions> ReadReadOptions(wire::JsonObject body, const ExpressionMembe
   options.explicit_select = select.has_value();
   options.select = select ? ParseSelect(*select)
                           : (projected ? Select::kSpecificAttributes : Select::kAllAttributes);
-  // Texts unverified against DynamoDB; kept here in one place.
+  // DynamoDB words these for AttributesToGet or ProjectionExpression, whichever was sent;
+  // Query's carry "1 validation error detected: ", Scan's do not.
+  // Pinned by: test_start_keys.py::test_select_conflicts
+  const std::string prefix = accepted.key_condition ? "1 validation error detected: " : "";
   if (options.select == Select::kSpecificAttributes && !projected) {
-    return Error::Validation("Must specify the ProjectionExpression or AttributesToGet when "
-                             "choosing to get SPECIFIC_ATTRIBUTES");
+    return Error::Validation(prefix + "Must specify the AttributesToGet or ProjectionExpression "
+                             "when choosing to get SPECIFIC_ATTRIBUTES");
   }
   if (projected && options.select != Select::kSpecificAttributes) {
-    return Error::Validation("Cannot specify the ProjectionExpression when choosing to get " +
-                             std::string(*select));
+    const char* member =
+        wire::Member(body, "AttributesToGet") ? "AttributesToGet" : "ProjectionExpression";
+    const char* what = options.select == Select::kCount ? "only the Count"
+                       : options.select == Select::kAllProjectedAttributes
+                           ? "ALL_PROJECTED_ATTRIBUTES"
+                           : "ALL_ATTRIBUTES";
+    return Error::Validation(prefix + "Cannot specify the " + member + " when choosing to get " +
+                             what);
   }
   return options;
 }
@@ -101,7 +112,8 @@ Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options, bo
   ReadTarget target{&table, nullptr};
   if (!options.index_name) {
     if (options.select == Select::kAllProjectedAttributes) {
-      return Error::Validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an "
+      return Error::Validation(std::string(query ? "1 validation error detected: " : "") +
+                               "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an "
                                "IndexName");
     }
     return target;
@@ -134,6 +146,35 @@ Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options, bo
   return target;
 }
 
+Status CheckStartKeySize(const ReadTarget& target, const Item& start_key, bool query) {
+  std::vector<std::string_view> names{target.table->partition_key.name};
+  if (target.table->sort_key) names.push_back(target.table->sort_key->name);
+  if (target.index) {
+    for (const auto* keys : {&target.index->partition_keys, &target.index->sort_keys}) {
+      for (const KeyElement& element : *keys) {
+        if (std::find(names.begin(), names.end(), element.name) == names.end()) {
+          names.push_back(element.name);
+        }
+      }
+    }
+  }
+  if (start_key.size() == names.size()) return OkStatus();
+  if (!query && !target.index) {
+    return Error::Validation("The provided starting key is invalid: The provided key element "
+                             "does not match the schema");
+  }
+  return Error::Validation("The provided starting key is invalid");
+}
+
+Status CheckStartKeyElement(const Item& start_key, const KeyElement& element) {
+  auto it = start_key.find(element.name);
+  if (it == start_key.end()) return Error::Validation("The provided starting key is invalid");
+  if (it->second.type() != ToAttributeType(element.type)) {
+    return Error::Validation("The provided key element does not match the schema");
+  }
+  return OkStatus();
+}
+
 Result<std::string> StartKeyFor(const ReadTarget& target, const Item& start_key) {
   const TableDef& table = *target.table;
   auto invalid = [] {
@@ -151,26 +192,15 @@ Result<std::string> StartKeyFor(const ReadTarget& target, const Item& start_key)
   if (!key.ok()) {
     return Error::Validation("The provided starting key is invalid: " + key.error().message());
   }
-  if (!target.index) {
-    if (start_key.size() != table_key.size()) return invalid();
-    return storage::ItemKey(table.id, *key);
-  }
+  if (!target.index) return storage::ItemKey(table.id, *key);
   std::vector<AttributeValue> partition, sort;
-  size_t expected = table_key.size();
-  auto take = [&](const KeyElement& element, std::vector<AttributeValue>& values) {
-    auto it = start_key.find(element.name);
-    if (it == start_key.end() || it->second.type() != ToAttributeType(element.type)) return false;
-    if (!table_key.count(element.name)) ++expected;
-    values.push_back(it->second);
-    return true;
-  };
-  for (const auto& element : target.index->partition_keys) {
-    if (!take(element, partition)) return invalid();
+  for (auto [keys, values] : {std::pair{&target.index->partition_keys, &partition},
+                              {&target.index->sort_keys, &sort}}) {
+    for (const KeyElement& element : *keys) {
+      DDBD_RETURN_IF_ERROR(CheckStartKeyElement(start_key, element));
+      values->push_back(start_key.at(element.name));
+    }
   }
-  for (const auto& element : target.index->sort_keys) {
-    if (!take(element, sort)) return invalid();
-  }
-  if (start_key.size() != expected) return invalid();
   return storage::IndexEntryKey(target.index->id, partition, sort, *key);
 }
 

@@ -47,8 +47,19 @@ struct ReadTarget {
 // returns the projected attributes (DynamoDB's default), so `options.select` is adjusted.
 Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options, bool query);
 
-// The storage key of an ExclusiveStartKey, which must hold exactly the target's keys (the
-// table key, plus the index key for an index).
+// ExclusiveStartKey checks, in DynamoDB's order (dynalite's actions/query.js and scan.js,
+// recorded against DynamoDB): first the number of attributes, which must be that of the
+// table key plus the index key (bare "The provided starting key is invalid", but for a Scan
+// of the table "...: The provided key element does not match the schema"); then each key
+// attribute of the target (CheckStartKeyElement); then the table key (StartKeyFor).
+Status CheckStartKeySize(const ReadTarget& target, const Item& start_key, bool query);
+// One key attribute of the index (or of the table a Query reads): missing gives the bare
+// "The provided starting key is invalid", another type "The provided key element does not
+// match the schema".
+Status CheckStartKeyElement(const Item& start_key, const KeyElement& element);
+
+// The storage key of an ExclusiveStartKey whose target key attributes were checked: the
+// table key must be present and valid ("The provided starting key is invalid: ...").
 Result<std::string> StartKeyFor(const ReadTarget& target, const Item& start_key);
 
 // One page of results as the JSON response of Query or Scan. `db` fetches whole items for

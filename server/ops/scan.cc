@@ -3,6 +3,7 @@
 #include "server/ops/ops.h"
 #include "server/ops/read_pager.h"
 #include "server/wire/attribute_value_json.h"
+#include "storage/key_codec.h"
 
 namespace ddbd::server::ops {
 
@@ -62,17 +63,44 @@ std::pair<uint64_t, uint64_t> SegmentHashRange(int64_t segment, int64_t total) {
   return {begin, static_cast<uint64_t>(end - 1)};
 }
 
+// The partition hash that places a start key in Scan order (storage's PartitionHash of the
+// encoded partition attributes, as key_codec builds item and index-entry keys).
+uint64_t StartKeyHash(const ReadTarget& target, const Item& start_key) {
+  std::string encoded;
+  for (const KeyElement& element : target.partition_keys()) {
+    storage::EncodeKeyValue(start_key.at(element.name), encoded);
+  }
+  return storage::PartitionHash(encoded);
+}
+
 }  // namespace
 
 Result<std::string> Scan(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(ScanInput in, ParseScan(req.body));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.read.table_name));
   DDBD_ASSIGN_OR_RETURN(ReadTarget target, ResolveTarget(*table, in.read, /*query=*/false));
+  auto [begin, end] = SegmentHashRange(in.segment, in.total_segments);
   std::optional<std::string> start;
   if (in.exclusive_start_key) {
-    DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(target, *in.exclusive_start_key));
+    const Item& start_key = *in.exclusive_start_key;
+    DDBD_RETURN_IF_ERROR(CheckStartKeySize(target, start_key, /*query=*/false));
+    if (target.index) {  // a table's key is checked as a whole, by StartKeyFor
+      for (const KeyElement& element : target.partition_keys()) {
+        DDBD_RETURN_IF_ERROR(CheckStartKeyElement(start_key, element));
+      }
+      for (const KeyElement& element : target.sort_keys()) {
+        DDBD_RETURN_IF_ERROR(CheckStartKeyElement(start_key, element));
+      }
+    }
+    DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(target, start_key));
+    const uint64_t hash = StartKeyHash(target, start_key);
+    if (in.total_segments > 1 && (hash < begin || hash > end)) {
+      return Error::Validation("The provided starting key is invalid: Invalid ExclusiveStartKey. "
+                               "Please use ExclusiveStartKey with correct Segment. TotalSegments: " +
+                               std::to_string(in.total_segments) +
+                               " Segment: " + std::to_string(in.segment));
+    }
   }
-  auto [begin, end] = SegmentHashRange(in.segment, in.total_segments);
   auto cursor = target.index ? ctx.db().ScanIndexHashRange(target.index->id, begin, end, start)
                              : ctx.db().ScanHashRange(*table, begin, end, start);
   return ReadPage(ctx.db(), target, *cursor, in.read);

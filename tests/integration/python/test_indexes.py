@@ -433,12 +433,15 @@ def test_multi_attribute_gsi_keys(raw, ddb):
                  {**v, ":a": {"N": "2"}, ":b": {"N": "10"}}, ScanIndexForward=False) == ["m6", "m3"]
     assert query("tournamentId = :t AND #g = :g AND #r = :one", {**v, ":one": {"N": "1"}}, Limit=1) == ["m2"]
     assert query("tournamentId = :t AND #r = :one", {":t": {"S": "WINTER"}, ":one": {"N": "1"}}) == (
-        "Invalid KeyConditionExpression: Query condition missed key schema element: region")
+        "Query condition missed key schema element: region")
     assert query("tournamentId = :t AND #g = :g AND bracket = :u", {**v, ":u": {"S": "UPPER"}}) == (
-        "Invalid KeyConditionExpression: Query key condition not supported")
+        "RANGE key attributes round must have equality conditions specified in the query because a "
+        "condition is present on key attribute bracket")
     assert query("tournamentId = :t AND #g = :g AND #r > :one AND bracket = :u",
                  {**v, ":one": {"N": "1"}, ":u": {"S": "UPPER"}}) == (
-        "Invalid KeyConditionExpression: Query key condition not supported")
+        "RANGE key attributes round must have equality conditions specified in the query because a "
+        "condition is present on key attribute bracket")
+    assert query("tournamentId = :t AND #g > :g", v) == "Query key condition not supported"
     # Paging resumes inside the composite order.
     status, _, _, first = raw("Query", {"TableName": "Matches", "IndexName": "ByTournamentRegion",
                                         "KeyConditionExpression": "tournamentId = :t AND #g = :g",
