@@ -68,21 +68,20 @@ def test_condition_expressions(server, ddb, depth):
 
 @pytest.mark.parametrize("depth", DEPTHS)
 def test_key_condition_filter_projection_and_update_expressions(server, ddb, depth):
-    key_condition = nested(depth, "(", "pk = :k", ")")
-    result = answer(server, "Query", {"TableName": T, "KeyConditionExpression": key_condition,
-                                      "ExpressionAttributeValues": {":k": {"S": "k"}}})
-    if len(key_condition) > 4096:
-        assert result == size_error("KeyConditionExpression", key_condition)
-    else:
-        assert result == (400, "ValidationException", f"Invalid KeyConditionExpression: {REDUNDANT}")
+    def refused_as_redundant(parameter, text, result):
+        if len(text) > 4096:
+            assert result == size_error(parameter, text)
+        else:
+            assert result == (400, "ValidationException", f"Invalid {parameter}: {REDUNDANT}")
 
+    key_condition = nested(depth, "(", "pk = :k", ")")
+    refused_as_redundant("KeyConditionExpression", key_condition, answer(
+        server, "Query", {"TableName": T, "KeyConditionExpression": key_condition,
+                          "ExpressionAttributeValues": {":k": {"S": "k"}}}))
     scan_filter = nested(depth, "(", "a = :v", ")")
-    result = answer(server, "Scan", {"TableName": T, "FilterExpression": scan_filter,
-                                     "ExpressionAttributeValues": {":v": {"S": "x"}}})
-    if len(scan_filter) > 4096:
-        assert result == size_error("FilterExpression", scan_filter)
-    else:
-        assert result == (400, "ValidationException", f"Invalid FilterExpression: {REDUNDANT}")
+    refused_as_redundant("FilterExpression", scan_filter, answer(
+        server, "Scan", {"TableName": T, "FilterExpression": scan_filter,
+                         "ExpressionAttributeValues": {":v": {"S": "x"}}}))
 
     projection = ".".join(["a"] * depth)
     result = answer(server, "GetItem", {"TableName": T, "Key": KEY, "ProjectionExpression": projection})
