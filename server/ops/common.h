@@ -80,7 +80,17 @@ Status CheckItemSize(const AttributeMap& item);
 double WriteUnits(size_t old_size, size_t new_size);
 double ReadUnits(size_t bytes, bool consistent);
 
-// Reads a Tags member ([{Key, Value}]): key 1..128, value 0..256 characters.
+inline constexpr size_t kMaxTagsPerResource = 50;
+
+// DynamoDB's own checks of a tag key (1..128 characters of letters, digits, spaces and
+// _ . : / = + - @; not prefixed with aws:), with its texts. A missing key is "null".
+Status CheckTagKey(const std::optional<std::string_view>& key);
+// "Number of Tags exceed the current limit for the provided ResourceArn" past 50 tags.
+Status CheckTagCount(size_t count);
+
+// Reads a Tags member ([{Key, Value}]): each tag checked as DynamoDB checks it (lengths in
+// characters, allowed characters, the aws: prefix), no key twice, at most 50 — after the
+// request's constraint errors, which come first.
 Result<std::optional<std::vector<Tag>>> ReadTags(wire::JsonObject body,
                                                  wire::ConstraintErrors& errors);
 

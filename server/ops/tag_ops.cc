@@ -7,10 +7,16 @@
 namespace ddbd::server::ops {
 namespace {
 
-constexpr size_t kMaxTags = 50;
-
 Result<std::string_view> ReadResourceArn(wire::JsonObject body, wire::ConstraintErrors& errors) {
   return ReadArn(body, "ResourceArn", "resourceArn", 1, 1283, errors);
+}
+
+// DynamoDB refuses a ResourceArn that is not an ARN at all before looking anything up.
+// Pinned by: test_tags.py::test_an_arn_must_start_with_arn
+Status CheckIsArn(std::string_view arn) {
+  if (arn.starts_with("arn:")) return OkStatus();
+  return Error::Validation("One or more parameter values were invalid: ARNs must start with "
+                           "'arn:': " + std::string(arn));
 }
 
 // The table an ARN names, in this request's namespace.
@@ -38,6 +44,7 @@ Result<std::string> TagResource(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(auto tags, ReadTags(req.body, errors));
   if (!tags) errors.NotNull("tags");
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  DDBD_RETURN_IF_ERROR(CheckIsArn(arn));
   DDBD_ASSIGN_OR_RETURN(auto current, TableOfArn(ctx, arn));
   if (tags->empty()) return Error::Validation("Atleast one Tag needs to be provided as Input.");
 
@@ -51,11 +58,7 @@ Result<std::string> TagResource(OpContext& ctx, const Request& req) {
         table.tags.push_back(tag);
       }
     }
-    if (table.tags.size() > kMaxTags) {
-      return Error::LimitExceeded("The number of tags exceeds the limit of 50 for resource " +
-                                  std::string(arn));
-    }
-    return OkStatus();
+    return CheckTagCount(table.tags.size());
   });
   if (!tagged.ok()) return std::move(tagged).error();
   return std::string();  // DynamoDB answers TagResource with an empty body
@@ -72,6 +75,9 @@ Result<std::string> UntagResource(OpContext& ctx, const Request& req) {
     DDBD_ASSIGN_OR_RETURN(std::string_view k, wire::AsString(key));
     remove.push_back(k);
   }
+  DDBD_RETURN_IF_ERROR(CheckIsArn(arn));
+  // The keys to remove follow TagResource's key rules (not recorded for UntagResource).
+  for (std::string_view key : remove) DDBD_RETURN_IF_ERROR(CheckTagKey(key));
   DDBD_ASSIGN_OR_RETURN(auto current, TableOfArn(ctx, arn));
   if (remove.empty()) return Error::Validation("Atleast one Tag Key needs to be provided as Input.");
 
@@ -89,6 +95,7 @@ Result<std::string> ListTagsOfResource(OpContext& ctx, const Request& req) {
   wire::ConstraintErrors errors;
   DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadResourceArn(req.body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  DDBD_RETURN_IF_ERROR(CheckIsArn(arn));
   DDBD_ASSIGN_OR_RETURN(auto table, TableOfArn(ctx, arn));
   wire::JsonWriter out;
   out.BeginObject().Key("Tags").BeginArray();

@@ -233,7 +233,12 @@ CASES = [
      "ValidationException", "ExpressionAttributeNames can only be specified when using "
      "expressions"),
     ("tag-bad-arn", "TagResource", {"ResourceArn": "not-an-arn", "Tags": [{"Key": "k", "Value": "v"}]},
-     "ValidationException", "Invalid TableArn: Invalid ResourceArn provided as input not-an-arn"),
+     "ValidationException", "One or more parameter values were invalid: ARNs must start with 'arn:': "
+     "not-an-arn"),
+    ("tag-not-table-arn", "TagResource", {"ResourceArn": "arn:aws:dynamodb:us-east-1:000000000000:x/y",
+                                          "Tags": [{"Key": "k", "Value": "v"}]},
+     "ValidationException", "Invalid TableArn: Invalid ResourceArn provided as input "
+     "arn:aws:dynamodb:us-east-1:000000000000:x/y"),
     ("tag-empty", "TagResource",
      {"ResourceArn": "arn:aws:dynamodb:us-east-1:000000000000:table/" + TABLE, "Tags": []},
      "ValidationException", "Atleast one Tag needs to be provided as Input."),
