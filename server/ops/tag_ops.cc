@@ -94,6 +94,10 @@ Result<std::string> UntagResource(OpContext& ctx, const Request& req) {
 Result<std::string> ListTagsOfResource(OpContext& ctx, const Request& req) {
   wire::ConstraintErrors errors;
   DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadResourceArn(req.body, errors));
+  // Deserialised even though tags are listed in one page: a wrongly typed NextToken is a
+  // SerializationException before a missing ResourceArn is reported.
+  DDBD_ASSIGN_OR_RETURN(auto next_token, wire::GetString(req.body, "NextToken"));
+  (void)next_token;
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   DDBD_RETURN_IF_ERROR(CheckIsArn(arn));
   DDBD_ASSIGN_OR_RETURN(auto table, TableOfArn(ctx, arn));

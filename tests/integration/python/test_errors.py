@@ -296,6 +296,8 @@ PRECEDENCE = [
     ("TransactWriteItems", {"TransactItems": 5}, "SerializationException"),
     ("TransactGetItems", {"TransactItems": "x"}, "SerializationException"),
     ("UpdateTimeToLive", {"TimeToLiveSpecification": 5}, "SerializationException"),
+    ("ListTagsOfResource", {"NextToken": 5}, "SerializationException"),
+    ("TagResource", {"Tags": 5}, "SerializationException"),
     ("ExecuteStatement", {"Parameters": 5}, "SerializationException"),
     ("ListTables", {"Limit": "x"}, "SerializationException"),
     ("GetItem", {"TableName": "Missing", "Key": {"pk": {"S": "a"}}, "ProjectionExpression": "a,,b"},
