@@ -4,6 +4,8 @@ Requests go over raw HTTP so that client-side validation in the SDK cannot mask 
 answer. Expected texts come from DynamoDB (spec/limits.md)."""
 import pytest
 
+from conftest import raw_call
+
 TABLE = "ErrorsTable"
 NUM_TABLE = "ErrorsNumeric"
 
@@ -300,6 +302,23 @@ PRECEDENCE = [
     ("TagResource", {"Tags": 5}, "SerializationException"),
     ("ExecuteStatement", {"Parameters": 5}, "SerializationException"),
     ("ListTables", {"Limit": "x"}, "SerializationException"),
+    ("DescribeBackup", {"BackupArn": 5}, "SerializationException"),
+    ("DeleteBackup", {"BackupArn": []}, "SerializationException"),
+    ("ListBackups", {"Limit": "x"}, "SerializationException"),
+    ("RestoreTableFromBackup", {"BackupArn": 5}, "SerializationException"),
+    ("DescribeContinuousBackups", {"TableName": 5}, "SerializationException"),
+    ("UpdateContinuousBackups", {"PointInTimeRecoverySpecification": 5}, "SerializationException"),
+    ("SearchVectors", {"TopK": "x"}, "SerializationException"),
+    ("BatchExecuteStatement", {"Statements": 5}, "SerializationException"),
+    ("ExecuteTransaction", {"TransactStatements": 5}, "SerializationException"),
+    ("UntagResource", {"TagKeys": 5}, "SerializationException"),
+    ("DescribeContinuousBackups", {"TableName": "no"}, "ValidationException"),
+    ("UpdateContinuousBackups", {"TableName": "Missing", "PointInTimeRecoverySpecification": {}},
+     "ValidationException"),
+    ("CreateBackup", {"TableName": "Missing", "BackupName": "b"}, "ValidationException"),
+    ("SearchVectors", {"TableName": "Missing", "IndexName": "ix", "TopK": 0,
+                       "SearchVector": [{"N": "1"}]}, "ValidationException"),
+    ("ExecuteStatement", {"Statement": "SELECT * FROM Missing WHERE ((a = 1"}, "ValidationException"),
     ("GetItem", {"TableName": "Missing", "Key": {"pk": {"S": "a"}}, "ProjectionExpression": "a,,b"},
      "ValidationException"),
     ("PutItem", {"TableName": "Missing", "Item": {"pk": {"S": "a"}}, "ConditionExpression": "a = :v"},
@@ -338,3 +357,15 @@ PRECEDENCE = [
 def test_precedence(raw, operation, body, exception):
     status, name, message, _ = raw(operation, body)
     assert (status, name) == (400, exception), message
+
+
+@pytest.mark.parametrize("operation,body", [
+    ("ListStreams", {"Limit": "x"}), ("DescribeStream", {"Limit": "x"}),
+    ("GetShardIterator", {"ShardId": 5}), ("GetRecords", {"Limit": "x"}),
+])
+def test_streams_precedence(server, operation, body):
+    """The Streams API deserialises first too: a wrongly typed member before a missing one."""
+    import json as _json
+    status, _, data = raw_call(server.endpoint, operation, body,
+                               target_prefix="DynamoDBStreams_20120810.")
+    assert (status, _json.loads(data)["__type"].split("#")[1]) == (400, "SerializationException")
