@@ -15,7 +15,6 @@ namespace {
 
 constexpr size_t kMaxPartitionKeyBytes = 2048;
 constexpr size_t kMaxSortKeyBytes = 1024;
-constexpr std::string_view kKeyMismatch = "The provided key element does not match the schema";
 
 std::string EnumList(std::initializer_list<std::string_view> allowed) {
   std::string out = "[";
@@ -175,6 +174,15 @@ Result<PrimaryKey> KeyFromParameter(const TableDef& table, const AttributeMap& k
   return result;
 }
 
+bool HasKeyOfWrongType(const TableDef& table, const AttributeMap& key) {
+  for (const KeyElement* element : {&table.partition_key, table.sort_key ? &*table.sort_key : nullptr}) {
+    if (!element) continue;
+    auto it = key.find(element->name);
+    if (it != key.end() && it->second.type() != ToAttributeType(element->type)) return true;
+  }
+  return false;
+}
+
 Result<PrimaryKey> KeyFromItem(const TableDef& table, const AttributeMap& item) {
   PrimaryKey result;
   for (const KeyElement* element : {&table.partition_key,
@@ -186,8 +194,7 @@ Result<PrimaryKey> KeyFromItem(const TableDef& table, const AttributeMap& item) 
                                element->name + " in the item");
     }
     if (it->second.type() != ToAttributeType(element->type)) {
-      return Error::Validation("One or more parameter values were invalid: Type mismatch for key " +
-                               element->name + " expected: " +
+      return Error::Validation(std::string(kKeyTypeMismatchPrefix) + element->name + " expected: " +
                                std::string(KeyAttributeTypeName(element->type)) +
                                " actual: " + std::string(TypeName(it->second.type())));
     }

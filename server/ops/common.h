@@ -65,9 +65,19 @@ Result<bool> ReadReturnItemCollectionMetrics(wire::JsonObject body,
 void WriteItemCollectionMetrics(wire::JsonWriter& out, const TableDef& table,
                                 const AttributeValue& partition, int64_t collection_bytes);
 
+// The texts of KeyFromParameter (any key that does not fit the schema) and KeyFromItem (a
+// key attribute of the wrong type: this prefix, then "<name> expected: S actual: N").
+inline constexpr std::string_view kKeyMismatch =
+    "The provided key element does not match the schema";
+inline constexpr std::string_view kKeyTypeMismatchPrefix =
+    "One or more parameter values were invalid: Type mismatch for key ";
+
 // A Key parameter (GetItem, DeleteItem, BatchGetItem keys): exactly the table's key
 // attributes with the schema's types, within DynamoDB's key size limits.
 Result<PrimaryKey> KeyFromParameter(const TableDef& table, const AttributeMap& key);
+// True when `key` holds one of the table's key attributes with another type than the
+// schema's (what KeyFromParameter's kKeyMismatch means among its other causes).
+bool HasKeyOfWrongType(const TableDef& table, const AttributeMap& key);
 // The key attributes of an item to be written: present, of the schema's types, non-empty,
 // within the key size limits.
 Result<PrimaryKey> KeyFromItem(const TableDef& table, const AttributeMap& item);

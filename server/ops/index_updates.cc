@@ -113,12 +113,12 @@ Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,
                                "GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
                                "GlobalSecondaryIndexUpdate.Delete must not be null");
     }
-    const std::string& name =
-        update.kind == IndexUpdateInput::Kind::kCreate ? update.create.name : update.index_name;
+    auto target = [](const IndexUpdateInput& u) -> const std::string& {
+      return u.kind == IndexUpdateInput::Kind::kCreate ? u.create.name : u.index_name;
+    };
+    const std::string& name = target(update);
     for (const auto& earlier : updates) {
-      const std::string& other =
-          earlier.kind == IndexUpdateInput::Kind::kCreate ? earlier.create.name : earlier.index_name;
-      if (other == name) {
+      if (target(earlier) == name) {
         return Error::Validation("One or more parameter values were invalid: Only one global "
                                  "secondary index update per index is allowed simultaneously. "
                                  "Index: " + name);
