@@ -8,6 +8,7 @@
 #include "index/index_entries.h"
 #include "server/health_check.h"
 #include "server/http/server.h"
+#include "server/ops/recovery.h"
 #include "server/options.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ddbd: cannot load vector indexes: %s\n", loaded.error().message().c_str());
     return 1;
   }
+  server::ops::ResumeInterruptedWork(service);
   server::http::HttpServer http(service, cl.server);
   if (Status started = http.Start(); !started.ok()) {
     std::fprintf(stderr, "ddbd: %s\n", started.error().message().c_str());

@@ -51,12 +51,21 @@ Status Service::SaveVectorGraphs() {
 
 Service::~Service() {
   std::lock_guard lock(background_mutex_);
-  for (auto& thread : background_) thread.join();
+  for (auto& background : background_) background.thread.join();
 }
 
 void Service::RunInBackground(std::function<void()> work) {
   std::lock_guard lock(background_mutex_);
-  background_.emplace_back(std::move(work));
+  std::erase_if(background_, [](BackgroundThread& background) {
+    if (!background.done->load()) return false;
+    background.thread.join();
+    return true;
+  });
+  auto done = std::make_shared<std::atomic<bool>>(false);
+  background_.push_back({done, std::thread([work = std::move(work), done] {
+                           work();
+                           done->store(true);
+                         })});
 }
 
 std::string Service::ScopeOf(const CredentialScope& credentials) const {

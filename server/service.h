@@ -2,7 +2,9 @@
 // isolation rule that maps a request's credentials to a table namespace.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -86,7 +88,8 @@ class Service {
   Status SaveVectorGraphs();
   // The table namespace of a request with this credential scope.
   std::string ScopeOf(const CredentialScope& credentials) const;
-  // Runs `work` on its own thread; the Service waits for it on destruction.
+  // Runs `work` on its own thread; the Service waits for it on destruction. Threads that
+  // have finished are joined at the next call, so their stacks do not accumulate.
   void RunInBackground(std::function<void()> work);
 
  private:
@@ -97,8 +100,12 @@ class Service {
   std::optional<std::string> graph_dir_;
   TtlSweeper ttl_;
   ClientTokens client_tokens_;
+  struct BackgroundThread {
+    std::shared_ptr<std::atomic<bool>> done;
+    std::thread thread;
+  };
   std::mutex background_mutex_;
-  std::vector<std::thread> background_;
+  std::vector<BackgroundThread> background_;
 };
 
 }  // namespace ddbd::server

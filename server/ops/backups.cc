@@ -10,6 +10,7 @@
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
+#include "server/ops/transient_status.h"
 #include "server/wire/base64.h"
 #include "storage/table_codec.h"
 
@@ -313,7 +314,9 @@ Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
   definition.region = ctx.region();
   definition.table_uuid = NewTableUuid();
   definition.creation_time_ms = ctx.NowMs();
-  definition.status = TableStatus::kActive;
+  // CREATING (not readable or writable) until every item is in; a start-up finding a
+  // restored table still CREATING rolls it back (see recovery.h).
+  definition.status = TableStatus::kCreating;
   definition.streams.clear();
   definition.ttl_attribute.reset();
   definition.tags.clear();
@@ -333,14 +336,21 @@ Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
     return Error::Validation("ProvisionedThroughputOverride is required to restore a "
                              "PAY_PER_REQUEST backup as PROVISIONED");
   }
-  DDBD_ASSIGN_OR_RETURN(auto table, ctx.catalog().Create(std::move(definition)));
-  if (Status restored = RestoreItems(ctx, backup, *table); !restored.ok()) {
-    ctx.catalog().Drop(*table).IgnoreError();  // no half-restored table is left behind
-    return restored.error();
+  DDBD_ASSIGN_OR_RETURN(auto created, ctx.catalog().Create(std::move(definition)));
+  Status restored = RestoreItems(ctx, backup, *created);
+  Result<std::shared_ptr<const TableDef>> table = restored.ok()
+      ? ctx.catalog().Modify(created->id, [](TableDef& complete) {
+          complete.status = TableStatus::kActive;
+          return OkStatus();
+        })
+      : Result<std::shared_ptr<const TableDef>>(restored.error());
+  if (!table.ok()) {
+    DropTable(ctx, *created).IgnoreError();  // no half-restored table is left behind
+    return table.error();
   }
   wire::JsonWriter out;
   out.BeginObject().Key("TableDescription");
-  WriteTableDescription(out, *table, ctx.db().Stats(table->id),
+  WriteTableDescription(out, **table, ctx.db().Stats((*table)->id),
                         [&ctx](uint64_t id) { return ctx.db().Stats(id); });
   out.EndObject();
   return out.Take();

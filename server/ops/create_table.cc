@@ -142,14 +142,7 @@ Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
   }
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.catalog().Create(std::move(definition)));
   if (delayed) {
-    AfterTransientDelay(ctx, [id = table->id](OpContext& later) {
-      auto activated = later.catalog().Modify(id, [](TableDef& created) {
-        created.status = TableStatus::kActive;
-        for (auto& index : created.indexes) index.status = IndexStatus::kActive;
-        return OkStatus();
-      });
-      activated.IgnoreError();  // deleted before it was ever ACTIVE
-    });
+    AfterTransientDelay(ctx, [id = table->id](OpContext& later) { ActivateTable(later, id); });
   }
 
   wire::JsonWriter out;

@@ -73,15 +73,8 @@ Result<std::string> DeleteTable(OpContext& ctx, const Request& req) {
   DDBD_RETURN_IF_ERROR(CheckTableChangeable(*table, /*allow_updating=*/true));
   // Rendered before the drop: the statistics go with the table.
   std::string description = RenderDeletedTable(*table, ctx.db().Stats(table->id));
-  auto drop = [](const TableDef& dropped, OpContext& context) -> Status {
-    DDBD_RETURN_IF_ERROR(context.catalog().Drop(dropped));
-    for (const auto& index : dropped.indexes) {
-      if (index.IsVector()) context.service().vectors().Drop(index.id);
-    }
-    return OkStatus();
-  };
   if (!TransientStatuses(ctx)) {
-    DDBD_RETURN_IF_ERROR(drop(*table, ctx));
+    DDBD_RETURN_IF_ERROR(DropTable(ctx, *table));
     return description;
   }
   // DELETING for a while: DescribeTable still answers, reads and writes find no table.
@@ -89,10 +82,8 @@ Result<std::string> DeleteTable(OpContext& ctx, const Request& req) {
     current.status = TableStatus::kDeleting;
     return OkStatus();
   }));
-  AfterTransientDelay(ctx, [drop, deleting](OpContext& later) {
-    if (auto current = later.catalog().FindById(deleting->id)) {
-      drop(*current, later).IgnoreError();  // dropped meanwhile? then nothing is left to do
-    }
+  AfterTransientDelay(ctx, [id = deleting->id](OpContext& later) {
+    FinishTableDeletion(later, id);
   });
   return description;
 }

@@ -31,4 +31,47 @@ Status CheckTableChangeable(const TableDef& table, bool allow_updating) {
                               std::string(state) + ": " + table.name);
 }
 
+Status DropTable(OpContext& ctx, const TableDef& table) {
+  DDBD_RETURN_IF_ERROR(ctx.catalog().Drop(table));
+  for (const auto& index : table.indexes) {
+    if (index.IsVector()) ctx.service().vectors().Drop(index.id);
+  }
+  return OkStatus();
+}
+
+void DropIndexData(OpContext& ctx, const TableDef& owner, const IndexDef& index) {
+  ctx.db().DropIndex(owner, index.id).IgnoreError();  // the table may be gone
+  if (index.IsVector()) ctx.service().vectors().Drop(index.id);
+}
+
+void ActivateTable(OpContext& ctx, uint64_t table_id) {
+  auto activated = ctx.catalog().Modify(table_id, [](TableDef& created) {
+    created.status = TableStatus::kActive;
+    for (auto& index : created.indexes) index.status = IndexStatus::kActive;
+    return OkStatus();
+  });
+  activated.IgnoreError();  // deleted before it was ever ACTIVE
+}
+
+void FinishTableDeletion(OpContext& ctx, uint64_t table_id) {
+  if (auto current = ctx.catalog().FindById(table_id)) {
+    DropTable(ctx, *current).IgnoreError();  // dropped meanwhile? then nothing is left to do
+  }
+}
+
+void SettleTableUpdate(OpContext& ctx, uint64_t table_id) {
+  std::vector<IndexDef> dropped;
+  auto settled = ctx.catalog().Modify(table_id, [&](TableDef& current) {
+    current.status = TableStatus::kActive;
+    std::erase_if(current.indexes, [&](const IndexDef& index) {
+      if (index.status != IndexStatus::kDeleting) return false;
+      dropped.push_back(index);
+      return true;
+    });
+    return OkStatus();
+  });
+  if (!settled.ok()) return;  // the table was deleted meanwhile
+  for (const auto& index : dropped) DropIndexData(ctx, **settled, index);
+}
+
 }  // namespace ddbd::server::ops

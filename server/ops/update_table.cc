@@ -149,32 +149,15 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   const bool indexes_changing = !changes.created.empty() || !changes.deleted.empty();
 
   for (uint64_t index_id : changes.created) StartBackfill(ctx, table.id, index_id);
-  auto drop_index = [](const TableDef& owner, const IndexDef& index, OpContext& context) {
-    context.db().DropIndex(owner, index.id).IgnoreError();  // the table may be gone
-    if (index.IsVector()) context.service().vectors().Drop(index.id);
-  };
   TableDef reported = table;
   if (!delayed) {
     // The response still lists deleted indexes, as DELETING; storage forgets them at once.
     for (const auto& index : changes.deleted) {
-      drop_index(table, index, ctx);
+      DropIndexData(ctx, table, index);
       reported.indexes.push_back(index);
     }
   } else {
-    AfterTransientDelay(ctx, [drop_index, id = table.id](OpContext& later) {
-      std::vector<IndexDef> dropped;
-      auto settled = later.catalog().Modify(id, [&](TableDef& current) {
-        current.status = TableStatus::kActive;
-        std::erase_if(current.indexes, [&](const IndexDef& index) {
-          if (index.status != IndexStatus::kDeleting) return false;
-          dropped.push_back(index);
-          return true;
-        });
-        return OkStatus();
-      });
-      if (!settled.ok()) return;  // the table was deleted meanwhile
-      for (const auto& index : dropped) drop_index(**settled, index, later);
-    });
+    AfterTransientDelay(ctx, [id = table.id](OpContext& later) { SettleTableUpdate(later, id); });
   }
   wire::JsonWriter out;
   out.BeginObject().Key("TableDescription");

@@ -1,0 +1,50 @@
+// Start-up recovery: every table and index the catalog shows between states is driven to
+// the state its (answered) request asked for, or — for a restore, whose request is answered
+// only once complete — rolled back.
+#include "server/ops/recovery.h"
+
+#include <cstdio>
+
+#include "server/ops/index_updates.h"
+#include "server/ops/transient_status.h"
+
+namespace ddbd::server::ops {
+namespace {
+
+// RestoreTableFromBackup keeps its table CREATING until the last item is written.
+bool IsUnfinishedRestore(const TableDef& table) {
+  return table.status == TableStatus::kCreating && table.restored_from.has_value();
+}
+
+// Runs `finish` now, or after the transient delay when delays are on (the phase the crash
+// cut short starts over, as a client polling DescribeTable would expect).
+void FinishPhase(OpContext& ctx, void (*finish)(OpContext&, uint64_t), uint64_t table_id) {
+  if (!TransientStatuses(ctx)) return finish(ctx, table_id);
+  AfterTransientDelay(ctx, [finish, table_id](OpContext& later) { finish(later, table_id); });
+}
+
+}  // namespace
+
+void ResumeInterruptedWork(Service& service) {
+  for (const auto& table : service.catalog().AllTables()) {
+    OpContext ctx(service, table->scope, table->region);
+    if (IsUnfinishedRestore(*table)) {
+      std::fprintf(stderr, "ddbd: rolling back the unfinished restore of table %s\n",
+                   table->name.c_str());
+      DropTable(ctx, *table).IgnoreError();  // gone already: nothing to roll back
+      continue;
+    }
+    switch (table->status) {
+      case TableStatus::kCreating: FinishPhase(ctx, ActivateTable, table->id); continue;
+      case TableStatus::kDeleting: FinishPhase(ctx, FinishTableDeletion, table->id); continue;
+      case TableStatus::kUpdating: FinishPhase(ctx, SettleTableUpdate, table->id); break;
+      case TableStatus::kActive: break;
+    }
+    // Indexes added to an existing table: their backfill starts over.
+    for (const auto& index : table->indexes) {
+      if (index.status == IndexStatus::kCreating) StartBackfill(ctx, table->id, index.id);
+    }
+  }
+}
+
+}  // namespace ddbd::server::ops
