@@ -389,11 +389,15 @@ std::string Bindings::AddGeneratedValue(AttributeValue value) {
 }
 
 Status Bindings::CheckAllUsed() const {
+  // The list echoes the request: past about a kilobyte it ends in "...", so that thousands
+  // of unused placeholders do not make a multi-megabyte error body.
+  constexpr size_t kListedBytes = 1000;
   auto unused = [](const auto& map, const auto& used) {
     std::string keys;
     for (const auto& [key, value] : map) {
       if (used.count(key)) continue;
       keys += keys.empty() ? "" : ", ";
+      if (keys.size() + key.size() > kListedBytes) return keys + "...";
       keys += key;
     }
     return keys;

@@ -1,22 +1,40 @@
 // Idempotency of TransactWriteItems by ClientRequestToken.
 #include "server/client_tokens.h"
 
-#include <iterator>
+#include <xxhash.h>
+
+#include <cstring>
 
 namespace ddbd::server {
+namespace {
+
+std::string Digest(std::string_view request) {
+  const XXH128_hash_t hash = XXH3_128bits(request.data(), request.size());
+  std::string digest(sizeof hash.low64 + sizeof hash.high64, '\0');
+  std::memcpy(digest.data(), &hash.low64, sizeof hash.low64);
+  std::memcpy(digest.data() + sizeof hash.low64, &hash.high64, sizeof hash.high64);
+  return digest;
+}
+
+}  // namespace
+
+size_t ClientTokens::SizeOf(const Key& key, const Entry& entry) {
+  // The map node's and the queue entry's own overhead count too, roughly.
+  constexpr size_t kNodeOverhead = 128 + sizeof(Answered);
+  return kNodeOverhead + key.first.size() + key.second.size() + entry.digest.size() +
+         (entry.answer ? entry.answer->size() : 0);
+}
 
 Result<std::optional<std::string>> ClientTokens::Begin(const std::string& scope,
                                                        const std::string& token,
-                                                       const std::string& digest) {
+                                                       std::string_view request) {
   std::lock_guard lock(mutex_);
-  const auto now = Clock::now();
-  for (auto it = entries_.begin(); it != entries_.end();) {
-    it = it->second.answer && it->second.expires <= now ? entries_.erase(it) : std::next(it);
-  }
-  auto [it, inserted] = entries_.try_emplace({scope, token}, Entry{digest, std::nullopt, {}});
+  EvictLocked(Clock::now());
+  auto [it, inserted] =
+      entries_.try_emplace({scope, token}, Entry{Digest(request), std::nullopt, {}});
   if (inserted) return std::optional<std::string>();
   const Entry& entry = it->second;
-  if (entry.digest != digest) {
+  if (entry.digest != Digest(request)) {
     // Text unverified against DynamoDB (its exception has no published message).
     return Error::IdempotentParameterMismatch(
         "Request parameters do not match the request that used this ClientRequestToken");
@@ -37,8 +55,34 @@ void ClientTokens::Finish(const std::string& scope, const std::string& token,
     entries_.erase(it);
     return;
   }
-  it->second.answer = std::move(answer);
-  it->second.expires = Clock::now() + window_;
+  Entry& entry = it->second;
+  entry.answer = std::move(answer);
+  entry.expires = Clock::now() + window_;
+  retained_bytes_ += SizeOf(it->first, entry);
+  answered_.push_back({it->first, entry.expires});
+  EvictLocked(Clock::now());
+}
+
+void ClientTokens::EvictLocked(Clock::time_point now) {
+  while (!answered_.empty() &&
+         (answered_.front().expires <= now || retained_bytes_ > max_bytes_)) {
+    auto it = entries_.find(answered_.front().key);
+    if (it != entries_.end() && it->second.answer &&
+        it->second.expires == answered_.front().expires) {
+      retained_bytes_ -= SizeOf(it->first, it->second);
+      entries_.erase(it);
+    }
+    answered_.pop_front();
+  }
+}
+
+size_t ClientTokens::RetainedBytes() const {
+  std::lock_guard lock(mutex_);
+  size_t running = 0;
+  for (const auto& [key, entry] : entries_) {
+    if (!entry.answer) running += SizeOf(key, entry);
+  }
+  return retained_bytes_ + running;
 }
 
 }  // namespace ddbd::server

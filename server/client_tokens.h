@@ -5,14 +5,20 @@
 // TransactionInProgressException. A request that failed leaves no token behind, so it can
 // be retried. Tokens are per table namespace (scope) and kept in memory only.
 //
+// Memory is bounded: a token keeps a 128-bit digest of its request (not the request) and
+// its answer, and the answered tokens together keep at most `max_bytes`; past that the
+// oldest answered tokens are forgotten early (a repeat of one of those runs again).
+//
 // Entry points: ClientTokens::{Begin, Finish}. Thread-safe.
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "model/result.h"
 
@@ -21,26 +27,45 @@ namespace ddbd::server {
 class ClientTokens {
  public:
   using Clock = std::chrono::steady_clock;
-  explicit ClientTokens(Clock::duration window = std::chrono::minutes(10)) : window_(window) {}
+  static constexpr size_t kDefaultMaxBytes = 32 * 1024 * 1024;
+  explicit ClientTokens(Clock::duration window = std::chrono::minutes(10),
+                        size_t max_bytes = kDefaultMaxBytes)
+      : window_(window), max_bytes_(max_bytes) {}
 
-  // Claims `token` for a request whose parameters are `digest`. Returns the first answer
-  // when this repeats a completed request (nothing is to be done), nullopt when the request
-  // is to run (then Finish must follow), or the error for a mismatch or a request in progress.
+  // Claims `token` for a request whose parameters are `request` (a canonical text of them).
+  // Returns the first answer when this repeats a completed request (nothing is to be done),
+  // nullopt when the request is to run (then Finish must follow), or the error for a
+  // mismatch or a request in progress.
   Result<std::optional<std::string>> Begin(const std::string& scope, const std::string& token,
-                                           const std::string& digest);
+                                           std::string_view request);
   // Records the answer of a request that ran (nullopt when it failed: the token is released).
   void Finish(const std::string& scope, const std::string& token,
               std::optional<std::string> answer);
+  // What the tokens keep in memory, in bytes (keys, digests and answers).
+  size_t RetainedBytes() const;
 
  private:
+  using Key = std::pair<std::string, std::string>;  // scope, token
   struct Entry {
     std::string digest;
     std::optional<std::string> answer;  // nullopt while the request runs
     Clock::time_point expires;          // meaningful once answered
   };
+  // Answered tokens in the order they were answered, which is also their order of expiry.
+  struct Answered {
+    Key key;
+    Clock::time_point expires;  // tells this answer from a later one under the same key
+  };
+  static size_t SizeOf(const Key& key, const Entry& entry);
+  // Forgets answered tokens that have expired, then the oldest ones while over the cap.
+  void EvictLocked(Clock::time_point now);
+
   const Clock::duration window_;
-  std::mutex mutex_;
-  std::map<std::pair<std::string, std::string>, Entry> entries_;
+  const size_t max_bytes_;
+  mutable std::mutex mutex_;
+  std::map<Key, Entry> entries_;
+  std::deque<Answered> answered_;
+  size_t retained_bytes_ = 0;
 };
 
 }  // namespace ddbd::server

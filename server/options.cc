@@ -55,6 +55,8 @@ std::string UsageText() {
   --item-collection-limit-bytes N
                         size limit of an item collection on tables with local secondary
                         indexes (default 10 GB; lower it to test the limit)
+  --max-wal-mb N        bound of the write-ahead log (default 64): past it, memtables are
+                        flushed so old log files can go; also bounds the replay at start
   --region NAME         region used in ARNs when a request is not signed (default us-east-1)
   --vector-index-allocation-ms N
                         keep a vector index added by UpdateTable N ms in its allocation phase
@@ -154,6 +156,10 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       // Up to 1 GB: the flag exists to lower DynamoDB's 10 GB limit in tests.
       DDBD_ASSIGN_OR_RETURN(int limit, ParseInt(arg, text, 1, 1 << 30));
       cl.storage.item_collection_limit_bytes = limit;
+    } else if (arg == "--max-wal-mb") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      DDBD_ASSIGN_OR_RETURN(int megabytes, ParseInt(arg, text, 1, 1 << 20));
+      cl.storage.max_wal_bytes = uint64_t(megabytes) << 20;
     } else if (arg == "--require-auth") {
       cl.service.require_authentication = true;
     } else if (arg == "--vector-index-allocation-ms" || arg == "--vector-index-build-ms") {

@@ -235,6 +235,12 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   db_options.create_missing_column_families = true;
   db_options.max_background_jobs = 2;
   db_options.max_open_files = 512;
+  // Without a bound the log grows until the slowest family (the catalog's statistics)
+  // flushes: hundreds of MB, and a slow restart.
+  db_options.max_total_wal_size = options.max_wal_bytes;
+  // Each open renames the info log to LOG.old.<time>: keep a few, not one per restart.
+  db_options.keep_log_file_num = 3;
+  db_options.max_log_file_size = 16 << 20;
   impl->item_collection_limit = options.item_collection_limit_bytes;
   std::string path = options.path;
   if (options.in_memory) {

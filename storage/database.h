@@ -37,6 +37,9 @@ struct OpenOptions {
   // Compact every column family before serving (DynamoDB Local's -optimizeDbBeforeStartup):
   // a slower start, then reads that find each key in the fewest files.
   bool compact_on_open = false;
+  // The write-ahead log's bound: past it, the column families holding the oldest log's
+  // writes are flushed so that log can go. Also bounds the replay at the next start.
+  uint64_t max_wal_bytes = uint64_t{64} << 20;
 };
 
 struct TableStats {

@@ -231,7 +231,7 @@ Result<std::string> TransactWriteItems(OpContext& ctx, const Request& req) {
   ClientTokens& tokens = ctx.service().client_tokens();
   const std::string scope(ctx.scope()), token(*in.token);
   DDBD_ASSIGN_OR_RETURN(std::optional<std::string> earlier,
-                        tokens.Begin(scope, token, std::string(simdjson::minify(req.body))));
+                        tokens.Begin(scope, token, simdjson::minify(req.body)));
   if (earlier) return *earlier;
   Result<std::string> answer = RunTransaction(ctx, in);
   tokens.Finish(scope, token, answer.ok() ? std::optional<std::string>(*answer) : std::nullopt);

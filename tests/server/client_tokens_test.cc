@@ -41,5 +41,36 @@ TEST(ClientTokensTest, AFailedRequestReleasesItsToken) {
   EXPECT_FALSE(retry->has_value());
 }
 
+// boto3 and the JS SDK send a token with every transaction: what a token keeps must not grow
+// with the request (a digest of it is enough to tell a repeat from a mismatch).
+TEST(ClientTokensTest, ATokenKeepsADigestOfTheRequestNotTheRequest) {
+  ClientTokens tokens;
+  const std::string request(1 << 20, 'x');
+  ASSERT_TRUE(tokens.Begin("", "t", request).ok());
+  tokens.Finish("", "t", "{}");
+  EXPECT_LT(tokens.RetainedBytes(), 1000u);  // not the megabyte of the request
+  EXPECT_EQ(tokens.Begin("", "t", request)->value_or("none"), "{}");
+  std::string changed = request;
+  changed.back() = 'y';
+  EXPECT_EQ(tokens.Begin("", "t", changed).error().code(),
+            ErrorCode::kIdempotentParameterMismatch);
+}
+
+// Past the cap, the tokens answered first are forgotten first; running ones are kept.
+TEST(ClientTokensTest, TheTokensRetainedAreCappedOldestFirst) {
+  ClientTokens tokens(std::chrono::minutes(10), /*max_bytes=*/10'000);
+  ASSERT_TRUE(tokens.Begin("", "running", "r").ok());
+  const std::string answer(100, 'a');
+  for (int i = 0; i < 1000; ++i) {
+    const std::string token = "t" + std::to_string(i);
+    ASSERT_TRUE(tokens.Begin("", token, "body").ok());
+    tokens.Finish("", token, answer);
+  }
+  EXPECT_LE(tokens.RetainedBytes(), 10'000u + 300);  // the answered ones, and the running one
+  EXPECT_FALSE(tokens.Begin("", "t0", "other")->has_value());  // forgotten: runs anew
+  EXPECT_EQ(tokens.Begin("", "t999", "body")->value_or("none"), answer);
+  EXPECT_EQ(tokens.Begin("", "running", "r").error().code(), ErrorCode::kTransactionInProgress);
+}
+
 }  // namespace
 }  // namespace ddbd::server

@@ -1,0 +1,115 @@
+"""What ddbd keeps grows with the data, not with the traffic: idempotency tokens keep a digest,
+the write-ahead log is bounded, old RocksDB info logs are capped."""
+import glob
+import os
+import signal
+import uuid
+
+from conftest import DdbdProcess
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_transaction_tokens_do_not_keep_their_requests():
+    server = DdbdProcess().start()
+    try:
+        client = server.client()
+        client.create_table(TableName="Tokens", BillingMode="PAY_PER_REQUEST",
+                            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+        big = "v" * 150_000
+
+        def check():
+            # A condition check on a missing item: nothing is written, so only what the
+            # token keeps can grow the process.
+            client.transact_write_items(
+                ClientRequestToken=str(uuid.uuid4()),
+                TransactItems=[{"ConditionCheck": {
+                    "TableName": "Tokens", "Key": {"pk": {"S": "absent"}},
+                    "ConditionExpression": "attribute_not_exists(pk) OR #b = :big",
+                    "ExpressionAttributeNames": {"#b": "b"},
+                    "ExpressionAttributeValues": {":big": {"S": big}}}}])
+
+        for _ in range(50):  # warm up allocator pools and caches
+            check()
+        before = rss_kb(server.proc.pid)
+        for _ in range(400):  # 60 MB of requests, each with its own token
+            check()
+        grown_mb = (rss_kb(server.proc.pid) - before) / 1024
+        assert grown_mb < 20, f"RSS grew {grown_mb:.1f} MB over 400 tokened transactions"
+    finally:
+        server.cleanup()
+
+
+def wal_bytes(data_dir):
+    return sum(os.path.getsize(path) for path in glob.glob(os.path.join(data_dir, "db", "*.log")))
+
+
+def test_write_ahead_log_stays_within_its_bound():
+    server = DdbdProcess("--max-wal-mb", "8").start()
+    try:
+        client = server.client()
+        client.create_table(
+            TableName="Logged", BillingMode="PAY_PER_REQUEST",
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                  {"AttributeName": "g", "AttributeType": "S"}],
+            GlobalSecondaryIndexes=[{"IndexName": "ByG",
+                                     "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                     "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+            StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
+        payload = "p" * 1000
+        largest = 0
+        for batch in range(1000):  # 25,000 items of 1 KB: ~50 MB through the log
+            items = [{"PutRequest": {"Item": {"pk": {"S": f"{batch}-{i}"},
+                                              "g": {"S": str(i)}, "p": {"S": payload}}}}
+                     for i in range(25)]
+            pending = {"Logged": items}
+            while pending:
+                pending = client.batch_write_item(RequestItems=pending)["UnprocessedItems"]
+            if batch % 50 == 0:
+                largest = max(largest, wal_bytes(server.data_dir))
+        largest = max(largest, wal_bytes(server.data_dir))
+        assert largest <= 3 * 8 << 20, f"write-ahead log reached {largest >> 20} MB"
+        server.stop(signal.SIGKILL)
+        again = DdbdProcess(data_dir=server.data_dir).start()
+        try:
+            table = again.client().describe_table(TableName="Logged")["Table"]
+            assert table["ItemCount"] == 25000
+        finally:
+            again.stop()
+    finally:
+        server.cleanup()
+
+
+def test_old_info_logs_are_capped():
+    first = DdbdProcess().start()
+    try:
+        first.stop()
+        for _ in range(8):
+            DdbdProcess(data_dir=first.data_dir).start().stop()
+        old_logs = glob.glob(os.path.join(first.data_dir, "db", "LOG.old.*"))
+        assert len(old_logs) <= 3, old_logs
+    finally:
+        first.cleanup()
+
+
+def test_errors_that_echo_the_request_are_capped(ddb, table_factory):
+    table = table_factory(range_key=None)
+    names = {f"#n{i}": f"attr{i}" for i in range(20000)}
+    try:
+        ddb.get_item(TableName=table, Key={"PK": {"S": "a"}}, ProjectionExpression="PK",
+                     ExpressionAttributeNames=names)
+        raise AssertionError("unused names were accepted")
+    except ddb.exceptions.ClientError as error:
+        message = error.response["Error"]["Message"]
+    assert message.startswith(
+        "Value provided in ExpressionAttributeNames unused in expressions: keys: {#n0, #n1, ")
+    assert message.endswith(", ...}")
+    assert len(message) < 1200, len(message)
