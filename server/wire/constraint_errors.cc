@@ -7,6 +7,9 @@ namespace ddbd::server::wire {
 
 namespace {
 constexpr size_t kMaxListed = 10;
+// An echoed value longer than this is cut (and ends in "..."), so that a multi-megabyte
+// member does not make a multi-megabyte error; real-sized values are echoed whole.
+constexpr size_t kMaxEchoed = 16 * 1024;
 }
 
 void ConstraintErrors::Add(std::optional<std::string_view> value, std::string_view path,
@@ -16,7 +19,8 @@ void ConstraintErrors::Add(std::optional<std::string_view> value, std::string_vi
   std::string item = "Value ";
   if (value) {
     item += "'";
-    item += *value;
+    item += value->substr(0, kMaxEchoed);
+    if (value->size() > kMaxEchoed) item += "...";
     item += "'";
   } else {
     item += "null";

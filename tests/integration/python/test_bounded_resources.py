@@ -113,3 +113,12 @@ def test_errors_that_echo_the_request_are_capped(ddb, table_factory):
         "Value provided in ExpressionAttributeNames unused in expressions: keys: {#n0, #n1, ")
     assert message.endswith(", ...}")
     assert len(message) < 1200, len(message)
+
+
+def test_constraint_errors_echo_at_most_a_bounded_prefix_of_a_value(raw):
+    # A 4 MB table name is too long, and the error quotes it.
+    status, error, message, _ = raw("DescribeTable", {"TableName": "n" * (4 << 20)})
+    assert (status, error) == (400, "ValidationException")
+    assert message.startswith("1 validation error detected: Value 'nnnn")
+    assert "...' at 'tableName' failed to satisfy constraint" in message
+    assert len(message) < 20_000, len(message)
