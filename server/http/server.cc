@@ -142,6 +142,11 @@ class Session : public std::enable_shared_from_this<Session> {
   // for curl) for the interim reply before sending the body.
   void OnHeader(beast::error_code ec, size_t) {
     if (ec) return OnRead(ec, 0);
+    // A Transfer-Encoding whose last coding is not chunked leaves the body's length unknown
+    // (RFC 9112 §6.3): refused, like any other broken framing.
+    if (!parser_->chunked() && parser_->get().count(bhttp::field::transfer_encoding) > 0) {
+      return Fail(400);
+    }
     stream_.expires_after(options_.body_timeout);
     auto expect = parser_->get().find(bhttp::field::expect);
     if (expect != parser_->get().end() && beast::iequals(expect->value(), "100-continue")) {
