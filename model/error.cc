@@ -52,6 +52,9 @@ constexpr ErrorInfo kErrors[] = {
      MessageMember::kLowerCase},
     {ErrorCode::kInternal, "com.amazonaws.dynamodb.v20120810#InternalServerError", 500,
      MessageMember::kLowerCase},
+    // The name DynamoDB's error documentation gives its 503 (the __type is unverified).
+    {ErrorCode::kServiceUnavailable, "com.amazonaws.dynamodb.v20120810#ServiceUnavailable", 503,
+     MessageMember::kLowerCase},
 };
 static_assert(std::size(kErrors) == kErrorCodeCount, "a new ErrorCode needs a row");
 
@@ -113,6 +116,10 @@ Error Error::DuplicateItem() {
 
 Error Error::Internal(std::string message) {
   return Error(ErrorCode::kInternal, std::move(message));
+}
+
+Error Error::ServiceUnavailable(std::string message) {
+  return Error(ErrorCode::kServiceUnavailable, std::move(message));
 }
 
 Error Error::TransactionCanceled(std::vector<CancellationReason> reasons) {

@@ -32,8 +32,9 @@ enum class ErrorCode : uint8_t {
   kIdempotentParameterMismatch,
   kItemCollectionSizeLimitExceeded,
   kInternal,
+  kServiceUnavailable,
 };
-inline constexpr size_t kErrorCodeCount = 17;
+inline constexpr size_t kErrorCodeCount = 18;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -76,6 +77,8 @@ class Error {
   // PartiQL's INSERT of an item that exists.
   static Error DuplicateItem();
   static Error Internal(std::string message = "Internal server error");
+  // HTTP 503, retried by the SDKs: ddbd is serving its maximum number of connections.
+  static Error ServiceUnavailable(std::string message);
   // One reason per action of the transaction, in request order.
   static Error TransactionCanceled(std::vector<CancellationReason> reasons);
   static Error TransactionInProgress(std::string message);

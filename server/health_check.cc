@@ -1,4 +1,4 @@
-// The --health-check client: one blocking request over a plain socket.
+// The --health-check client: one blocking GET /ddbd/health over a plain socket.
 #include "server/health_check.h"
 
 #include <arpa/inet.h>
@@ -27,18 +27,18 @@ int HealthCheck(std::string address, uint16_t port) {
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
   const std::string request =
-      "POST / HTTP/1.1\r\nHost: " + address + "\r\nConnection: close\r\n"
-      "Content-Type: application/x-amz-json-1.0\r\n"
-      "X-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: 2\r\n\r\n{}";
-  char reply[32] = {};
+      "GET /ddbd/health HTTP/1.1\r\nHost: " + address + "\r\nConnection: close\r\n\r\n";
+  char reply[4096] = {};
   const bool answered =
       connect(fd, reinterpret_cast<const sockaddr*>(&target), sizeof target) == 0 &&
       send(fd, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size()) &&
       recv(fd, reply, sizeof reply - 1, MSG_WAITALL) > 12;
   close(fd);
   if (answered && std::strncmp(reply, "HTTP/1.1 200", 12) == 0) return 0;
+  // The body says why: {"status":"unhealthy","reason":"storage: IO error: ..."}.
+  const char* body = answered ? std::strstr(reply, "\r\n\r\n") : nullptr;
   std::fprintf(stderr, "ddbd: health check of %s:%u failed%s%s\n", address.c_str(), port,
-               answered ? ": " : "", answered ? reply : "");
+               answered ? ": " : "", body ? body + 4 : answered ? reply : "");
   return 1;
 }
 

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "index/index_entries.h"
+#include "server/file_limits.h"
 #include "server/health_check.h"
 #include "server/http/server.h"
 #include "server/ops/recovery.h"
@@ -38,6 +39,11 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
+  // Descriptors for RocksDB's files are set aside before any connection can take them.
+  const server::FileBudget budget = server::SplitFileLimit(server::RaiseOpenFileLimit());
+  cl.storage.max_open_files = budget.storage_files;
+  if (!cl.max_connections_set) cl.server.max_connections = budget.max_connections;
+
   auto db = storage::Database::Open(cl.storage);
   if (!db.ok()) {
     std::fprintf(stderr, "ddbd: cannot open database: %s\n", db.error().message().c_str());
@@ -65,10 +71,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (const auto& note : cl.notes) std::fprintf(stderr, "ddbd: %s\n", note.c_str());
-  std::fprintf(stderr, "ddbd: listening on %s:%u; storage: %s; isolation: %s\n",
+  std::fprintf(stderr,
+               "ddbd: listening on %s:%u; storage: %s; isolation: %s; max connections: %d\n",
                cl.server.address.c_str(), http.port(),
                cl.storage.in_memory ? "in memory" : cl.storage.path.c_str(),
-               cl.service.isolation.Describe().c_str());
+               cl.service.isolation.Describe().c_str(), cl.server.max_connections);
 
   std::thread signal_thread([&] {
     int received = 0;

@@ -51,6 +51,15 @@ std::string UsageText() {
                         access-key, region, access-key,region or none (default none:
                         every client sees the same tables)
   --threads N           I/O threads (default: number of cores, at least 2)
+  --max-connections N   connections served at once; more are answered 503
+                        ServiceUnavailable and closed (default: 4096, or fewer when the
+                        open-file limit is low: the limit less a quarter for storage and 64)
+  --header-timeout-ms N time a client has to send a request's header, from connecting or
+                        from the header's first byte (default 10000)
+  --body-timeout-ms N   time a client has to send a request's body and to take its reply
+                        (default 60000)
+  --idle-timeout-ms N   how long a kept-alive connection may wait for its next request
+                        (default 60000)
   --require-auth        reject unsigned requests (MissingAuthenticationTokenException)
   --item-collection-limit-bytes N
                         size limit of an item collection on tables with local secondary
@@ -148,6 +157,17 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       DDBD_ASSIGN_OR_RETURN(std::string jar, value());
       cl.notes.push_back("ignoring '-jar " + jar + "': a DynamoDB Local argument; ddbd is a " +
                          "native binary");
+    } else if (arg == "--max-connections") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      DDBD_ASSIGN_OR_RETURN(cl.server.max_connections, ParseInt(arg, text, 1, 1 << 20));
+      cl.max_connections_set = true;
+    } else if (arg == "--header-timeout-ms" || arg == "--body-timeout-ms" ||
+               arg == "--idle-timeout-ms") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      DDBD_ASSIGN_OR_RETURN(int ms, ParseInt(arg, text, 1, 86'400'000));
+      (arg == "--header-timeout-ms"  ? cl.server.header_timeout
+       : arg == "--body-timeout-ms" ? cl.server.body_timeout
+                                    : cl.server.idle_timeout) = std::chrono::milliseconds(ms);
     } else if (arg == "--threads") {
       DDBD_ASSIGN_OR_RETURN(std::string text, value());
       DDBD_ASSIGN_OR_RETURN(cl.server.threads, ParseInt(arg, text, 1, 256));

@@ -6,6 +6,7 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
+#include <rocksdb/file_system.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/merge_operator.h>
 #include <rocksdb/table.h>
@@ -14,6 +15,9 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <shared_mutex>
@@ -21,6 +25,7 @@
 #include <unordered_map>
 
 #include "storage/binary_io.h"
+#include "storage/health_monitor.h"
 #include "storage/item_codec.h"
 #include "storage/key_codec.h"
 #include "storage/table_codec.h"
@@ -52,8 +57,19 @@ std::string EntryValue(const IndexEntry& entry, std::string_view item_encoding) 
   return EncodeItem(entry.projected, entry.projected_size);
 }
 
+// A request that fails in storage answers DynamoDB's bare InternalServerError; what went
+// wrong goes to the log (at most once a second, so a failing disk cannot flood it) and,
+// for errors that stop writes, to the health check (Database::Health).
 Error StorageError(const rocksdb::Status& status) {
-  return Error::Internal("storage error: " + status.ToString());
+  static std::atomic<int64_t> last_logged{0};
+  const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                          std::chrono::steady_clock::now().time_since_epoch())
+                          .count();
+  int64_t last = last_logged.load();
+  if (now != last && last_logged.compare_exchange_strong(last, now)) {
+    std::fprintf(stderr, "ddbd: storage error: %s\n", status.ToString().c_str());
+  }
+  return Error::Internal();
 }
 
 std::string TableRecordKey(const TableDef& table) {
@@ -184,6 +200,8 @@ constexpr size_t kLockStripes = 4096;
 
 struct Database::Impl {
   std::unique_ptr<rocksdb::Env> memory_env;
+  std::unique_ptr<rocksdb::Env> disk_env;  // the default Env, out-of-files errors retryable
+  std::shared_ptr<HealthMonitor> health = std::make_shared<HealthMonitor>();
   std::unique_ptr<rocksdb::DB> db;
   rocksdb::ColumnFamilyHandle* catalog = nullptr;  // owned by db (default family)
   rocksdb::ColumnFamilyHandle* items = nullptr;
@@ -217,6 +235,7 @@ struct Database::Impl {
   }
 
   ~Impl() {
+    health->Stop();
     if (db) {
       if (items) db->DestroyColumnFamilyHandle(items).PermitUncheckedError();
       if (indexes) db->DestroyColumnFamilyHandle(indexes).PermitUncheckedError();
@@ -234,7 +253,8 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   db_options.create_if_missing = true;
   db_options.create_missing_column_families = true;
   db_options.max_background_jobs = 2;
-  db_options.max_open_files = 512;
+  db_options.max_open_files = options.max_open_files;
+  db_options.listeners.push_back(impl->health);
   // Without a bound the log grows until the slowest family (the catalog's statistics)
   // flushes: hundreds of MB, and a slow restart.
   db_options.max_total_wal_size = options.max_wal_bytes;
@@ -248,6 +268,9 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
     db_options.env = impl->memory_env.get();
     path = "/ddbd-in-memory";
     impl->write_options.disableWAL = true;
+  } else {
+    impl->disk_env = rocksdb::NewCompositeEnv(RetryWhenOutOfFiles(rocksdb::FileSystem::Default()));
+    db_options.env = impl->disk_env.get();
   }
 
   rocksdb::BlockBasedTableOptions table_options;
@@ -288,6 +311,7 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   raw->DestroyColumnFamilyHandle(handles[0]).PermitUncheckedError();
   impl->items = handles[1];
   impl->indexes = handles[2];
+  impl->health->Start(raw);
 
   std::string last_sequence;
   status = raw->Get(rocksdb::ReadOptions(), impl->catalog, kStreamSequenceKey, &last_sequence);
@@ -972,6 +996,13 @@ Result<std::optional<std::pair<uint64_t, uint64_t>>> Database::StreamBounds(uint
 uint64_t Database::LastStreamSequence() {
   std::lock_guard lock(impl_->stream_mutex);
   return impl_->stream_sequence;
+}
+
+Status Database::Health() const {
+  if (std::optional<std::string> error = impl_->health->Error()) {
+    return Error::Internal("storage: " + *error);
+  }
+  return OkStatus();
 }
 
 Status Database::Flush() {

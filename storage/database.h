@@ -40,6 +40,9 @@ struct OpenOptions {
   // The write-ahead log's bound: past it, the column families holding the oldest log's
   // writes are flushed so that log can go. Also bounds the replay at the next start.
   uint64_t max_wal_bytes = uint64_t{64} << 20;
+  // Table files RocksDB keeps open at most (its max_open_files): bounded so that, with the
+  // connections, the process stays within its file-descriptor limit.
+  int max_open_files = 512;
 };
 
 struct TableStats {
@@ -229,6 +232,11 @@ class Database {
   // Removes the records of stream `stream_id` written before `before_ms` (DynamoDB keeps
   // stream records for 24 hours). Returns how many went.
   Result<uint64_t> TrimStream(uint64_t stream_id, int64_t before_ms);
+
+  // OK, or the background error that makes RocksDB refuse writes (an I/O error, a full
+  // disk), as the message of an Internal error. Recovery from it is retried in the
+  // background (DB::Resume, with back-off) until it succeeds.
+  Status Health() const;
 
   // Syncs the WAL and writes the memtables out (on disk only); called on clean shutdown, so
   // that the next start-up has no log to replay.

@@ -14,6 +14,7 @@
 #include "server/dispatch.h"
 #include "server/http/content_coding.h"
 #include "server/op_context.h"
+#include "server/wire/json_writer.h"
 
 namespace ddbd::server::http {
 namespace {
@@ -79,6 +80,17 @@ void CompressReply(const HttpRequest& request, HttpReply& reply) {
   reply.headers.emplace_back("Content-Encoding", std::string(ContentCodingName(coding)));
 }
 
+// ddbd's own health answer (DynamoDB's GET / always says healthy): 503 with the reason while
+// storage refuses writes. Pinned by: test_connections.py::test_storage_io_errors_are_reported_and_recovered
+HttpReply HealthReply(Service& service) {
+  const Status health = service.db().Health();
+  wire::JsonWriter out;
+  out.BeginObject().Key("status").String(health.ok() ? "healthy" : "unhealthy");
+  if (!health.ok()) out.Key("reason").String(health.error().message());
+  out.EndObject();
+  return JsonReply(kJson, health.ok() ? 200 : 503, out.Take());
+}
+
 HttpReply Route(Service& service, HttpRequest& request) {
   if (request.method == "OPTIONS" && !request.origin.empty()) {
     HttpReply reply{200, "", "", {}};
@@ -94,6 +106,7 @@ HttpReply Route(Service& service, HttpRequest& request) {
     reply.headers.emplace_back("Access-Control-Max-Age", "172800");
     return reply;
   }
+  if (request.method == "GET" && request.path == "/ddbd/health") return HealthReply(service);
   if (request.method == "GET" && (request.path == "/" || request.path.empty())) {
     std::string body = "healthy: " + HealthyHost(service, request.host) + " ";
     return HttpReply{200, "text/plain", std::move(body), {}};
@@ -152,6 +165,21 @@ std::string NewRequestId() {
     bits /= 36;
   }
   return id;
+}
+
+HttpReply ConnectionLimitReply(int max_connections) {
+  const Error error = Error::ServiceUnavailable(
+      "ddbd is serving its maximum of " + std::to_string(max_connections) +
+      " connections (--max-connections); retry later");
+  HttpReply reply = ErrorReply(kJson10, error);
+  reply.headers.emplace_back("x-amzn-RequestId", NewRequestId());
+  return reply;
+}
+
+HttpReply FramingErrorReply(int status) {
+  HttpReply reply{status, "", "", {}};
+  reply.headers.emplace_back("x-amzn-RequestId", NewRequestId());
+  return reply;
 }
 
 HttpReply HandleExchange(Service& service, HttpRequest& request) {

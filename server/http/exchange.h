@@ -37,6 +37,14 @@ struct HttpReply {
 // Processes one request. Never throws.
 HttpReply HandleExchange(Service& service, HttpRequest& request);
 
+// The reply to a connection beyond the server's limit: 503 ServiceUnavailable, which the SDKs
+// retry after a back-off.
+HttpReply ConnectionLimitReply(int max_connections);
+
+// The reply to a request whose HTTP framing is broken (request line, header, chunking,
+// Content-Length) or too large (413): an empty body; the connection is closed after it.
+HttpReply FramingErrorReply(int status);
+
 // The JSON body of an error reply, with the message under the member DynamoDB uses.
 std::string RenderErrorBody(const Error& error);
 

@@ -7,7 +7,9 @@
 #include <boost/beast/http.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <optional>
 #include <ctime>
 #include <thread>
@@ -25,7 +27,7 @@ using tcp = asio::ip::tcp;
 
 constexpr size_t kBodyLimit = 16 * 1024 * 1024;
 constexpr uint32_t kHeaderLimit = 16 * 1024;
-constexpr auto kLingerTimeout = std::chrono::seconds(5);
+constexpr std::chrono::milliseconds kLingerTimeout{5000};
 
 // The Date header, formatted once per second per thread.
 const std::string& HttpDate() {
@@ -69,21 +71,70 @@ void CopyHeaders(const bhttp::request<bhttp::string_body>& request, HttpRequest&
   }
 }
 
-// One connection. Every handler of a session runs on the single thread of the io_context
-// that owns its socket, so a session needs no strand.
-class Session : public std::enable_shared_from_this<Session> {
+// Connections being served, shared by every I/O thread. A Session holds one slot for its
+// whole life, its lingering close included, since its socket holds a file descriptor till then.
+class ConnectionCount {
  public:
-  Session(tcp::socket socket, Service& service)
-      : socket_(std::move(socket)), linger_timer_(socket_.get_executor()), service_(service) {}
+  class Slot {
+   public:
+    explicit Slot(std::atomic<int>& count) : count_(count) { count_.fetch_add(1); }
+    ~Slot() { count_.fetch_sub(1); }
+    Slot(const Slot&) = delete;
+    Slot& operator=(const Slot&) = delete;
 
-  void Start() { Read(); }
+   private:
+    std::atomic<int>& count_;
+  };
+
+  int open() const { return open_.load(); }
+  int refusing() const { return refusing_.load(); }
+  std::unique_ptr<Slot> Serve() { return std::make_unique<Slot>(open_); }
+  std::unique_ptr<Slot> Refuse() { return std::make_unique<Slot>(refusing_); }
 
  private:
+  std::atomic<int> open_{0};
+  std::atomic<int> refusing_{0};
+};
+
+// One connection. Every handler of a session runs on the single thread of the io_context
+// that owns its socket, so a session needs no strand. Each read and write has a deadline
+// (ServerOptions); when one passes, the stream closes the socket and the operation fails.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, Service& service, const ServerOptions& options,
+          std::unique_ptr<ConnectionCount::Slot> slot)
+      : stream_(std::move(socket)), service_(service), options_(options),
+        slot_(std::move(slot)) {}
+
+  void Start() { ReadHeader(); }
+
+  // Answers 503 at once (the request, if any, is never read), then closes, lingering only
+  // briefly: a flood of refused connections must not hold descriptors for long.
+  void Refuse() {
+    linger_ = kRefusalLinger;
+    Send(ConnectionLimitReply(options_.max_connections), false, 11);
+  }
+
+ private:
+  // Between requests of a kept-alive connection: wait (up to the idle timeout) for the next
+  // request's first bytes, unless a pipelining client has already sent them.
   void Read() {
+    if (buffer_.size() > 0) return ReadHeader();
+    stream_.expires_after(options_.idle_timeout);
+    stream_.async_read_some(buffer_.prepare(kReadChunk),
+                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                              if (ec) return self->Close();
+                              self->buffer_.commit(n);
+                              self->ReadHeader();
+                            });
+  }
+
+  void ReadHeader() {
     parser_.emplace();
     parser_->body_limit(kBodyLimit);
     parser_->header_limit(kHeaderLimit);
-    bhttp::async_read_header(socket_, buffer_, *parser_,
+    stream_.expires_after(options_.header_timeout);
+    bhttp::async_read_header(stream_, buffer_, *parser_,
                              beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
   }
 
@@ -91,10 +142,16 @@ class Session : public std::enable_shared_from_this<Session> {
   // for curl) for the interim reply before sending the body.
   void OnHeader(beast::error_code ec, size_t) {
     if (ec) return OnRead(ec, 0);
+    // A Transfer-Encoding whose last coding is not chunked leaves the body's length unknown
+    // (RFC 9112 §6.3): refused, like any other broken framing.
+    if (!parser_->chunked() && parser_->get().count(bhttp::field::transfer_encoding) > 0) {
+      return Fail(400);
+    }
+    stream_.expires_after(options_.body_timeout);
     auto expect = parser_->get().find(bhttp::field::expect);
     if (expect != parser_->get().end() && beast::iequals(expect->value(), "100-continue")) {
       static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-      asio::async_write(socket_, asio::buffer(kContinue.data(), kContinue.size()),
+      asio::async_write(stream_, asio::buffer(kContinue.data(), kContinue.size()),
                         [self = shared_from_this()](beast::error_code ec, size_t) {
                           if (ec) return self->Close();
                           self->ReadBody();
@@ -105,14 +162,14 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void ReadBody() {
-    bhttp::async_read(socket_, buffer_, *parser_,
+    bhttp::async_read(stream_, buffer_, *parser_,
                       beast::bind_front_handler(&Session::OnRead, shared_from_this()));
   }
 
   void OnRead(beast::error_code ec, size_t) {
     if (ec == bhttp::error::body_limit) return Fail(413);
-    if (ec == bhttp::error::header_limit || ec == bhttp::error::buffer_overflow) return Fail(400);
-    if (ec) return Close();
+    if (IsFramingError(ec)) return Fail(400);
+    if (ec) return Close();  // the client went away, or a deadline passed
     auto request = parser_->release();
     HttpRequest in;
     in.method = std::string(request.method_string());
@@ -121,6 +178,13 @@ class Session : public std::enable_shared_from_this<Session> {
     in.body = std::move(request.body());
     HttpReply reply = HandleExchange(service_, in);
     Send(std::move(reply), request.keep_alive(), request.version());
+  }
+
+  // A request the parser refused: a broken request line, header, Content-Length or chunk,
+  // or a header over the limit. Not the end of the stream before or inside a message.
+  static bool IsFramingError(beast::error_code ec) {
+    return ec && ec.category() == beast::error_code(bhttp::error::bad_method).category() &&
+           ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message;
   }
 
   void Send(HttpReply reply, bool keep_alive, unsigned version) {
@@ -133,7 +197,8 @@ class Session : public std::enable_shared_from_this<Session> {
     response->body() = std::move(reply.body);
     response->keep_alive(keep_alive);
     response->prepare_payload();
-    bhttp::async_write(socket_, *response,
+    stream_.expires_after(options_.body_timeout);
+    bhttp::async_write(stream_, *response,
                        [self = shared_from_this(), response](beast::error_code ec, size_t) {
                          if (ec || !response->keep_alive()) return self->Close();
                          self->Read();
@@ -141,42 +206,38 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   // Answers a request that could not be read whole, then closes the connection.
-  void Fail(int status) {
-    HttpReply reply{status, "", "", {}};
-    reply.headers.emplace_back("x-amzn-RequestId", NewRequestId());
-    Send(std::move(reply), false, 11);
-  }
+  void Fail(int status) { Send(FramingErrorReply(status), false, 11); }
 
   // Lingering close: after our half-close, keep reading (and discarding) until the peer
-  // closes too, so a client still sending a rejected body gets to read the reply instead of
-  // a connection reset.
+  // closes too, or for kLingerTimeout at most, so a client still sending a rejected body gets
+  // to read the reply instead of a connection reset.
   void Close() {
     beast::error_code ec;
-    socket_.shutdown(tcp::socket::shutdown_send, ec);
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
     if (ec) return;
-    linger_timer_.expires_after(kLingerTimeout);
-    linger_timer_.async_wait([self = shared_from_this()](beast::error_code) {
-      beast::error_code ignored;
-      self->socket_.close(ignored);
-    });
+    stream_.expires_after(linger_);
     Drain();
   }
 
   void Drain() {
     drain_buffer_.resize(64 * 1024);
-    socket_.async_read_some(asio::buffer(drain_buffer_),
+    stream_.async_read_some(asio::buffer(drain_buffer_),
                             [self = shared_from_this()](beast::error_code ec, size_t) {
-                              if (!ec) return self->Drain();
-                              self->linger_timer_.cancel();
+                              if (!ec) self->Drain();
                             });
   }
 
-  tcp::socket socket_;
-  asio::steady_timer linger_timer_;
+  static constexpr size_t kReadChunk = 4096;
+  static constexpr std::chrono::milliseconds kRefusalLinger{1000};
+
+  beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   Service& service_;
+  const ServerOptions& options_;
+  std::unique_ptr<ConnectionCount::Slot> slot_;
   std::vector<char> drain_buffer_;
+  std::chrono::milliseconds linger_ = kLingerTimeout;
 };
 
 }  // namespace
@@ -190,25 +251,62 @@ struct HttpServer::Impl {
       guards.emplace_back(asio::make_work_guard(*contexts.back()));
     }
     acceptor.emplace(*contexts[0]);
+    accept_timer.emplace(*contexts[0]);
   }
 
   void Accept() {
     asio::io_context& target = *contexts[next_context++ % contexts.size()];
     acceptor->async_accept(target, [this](beast::error_code ec, tcp::socket socket) {
       if (!acceptor->is_open()) return;
-      if (!ec) {
-        socket.set_option(tcp::no_delay(true), ec);
-        std::make_shared<Session>(std::move(socket), service)->Start();
-      }
+      if (ec) return AcceptLater(ec);
+      accept_delay = std::chrono::milliseconds(0);
+      Admit(std::move(socket));
       Accept();
     });
   }
 
+  // Out of file descriptors (EMFILE, ENFILE) or memory: the connection stays queued in the
+  // kernel, so accepting again at once would fail again at once. Wait, doubling the wait.
+  void AcceptLater(beast::error_code ec) {
+    if (accept_delay.count() == 0) {
+      std::fprintf(stderr, "ddbd: accepting connections failed (%s); retrying with back-off\n",
+                   ec.message().c_str());
+    }
+    accept_delay = std::clamp(accept_delay * 2, kMinAcceptDelay, kMaxAcceptDelay);
+    accept_timer->expires_after(accept_delay);
+    accept_timer->async_wait([this](beast::error_code ec) {
+      if (!ec && acceptor->is_open()) Accept();
+    });
+  }
+
+  // Serves the connection, refuses it with a 503 beyond the limit, or (when even the few
+  // refusals in progress are at their limit) closes it at once.
+  void Admit(tcp::socket socket) {
+    beast::error_code ignored;
+    if (connections.open() < options.max_connections) {
+      socket.set_option(tcp::no_delay(true), ignored);
+      std::make_shared<Session>(std::move(socket), service, options, connections.Serve())
+          ->Start();
+    } else if (connections.refusing() < kMaxRefusing) {
+      std::make_shared<Session>(std::move(socket), service, options, connections.Refuse())
+          ->Refuse();
+    } else {
+      socket.close(ignored);
+    }
+  }
+
+  static constexpr auto kMinAcceptDelay = std::chrono::milliseconds(10);
+  static constexpr auto kMaxAcceptDelay = std::chrono::milliseconds(1000);
+  static constexpr int kMaxRefusing = 16;
+
   Service& service;
   ServerOptions options;
+  ConnectionCount connections;  // outlives the sessions, which the contexts own
   std::vector<std::unique_ptr<asio::io_context>> contexts;
   std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
   std::optional<tcp::acceptor> acceptor;
+  std::optional<asio::steady_timer> accept_timer;
+  std::chrono::milliseconds accept_delay{0};
   size_t next_context = 0;
 };
 
@@ -249,6 +347,7 @@ void HttpServer::Stop() {
   asio::post(*impl_->contexts[0], [this] {
     beast::error_code ec;
     impl_->acceptor->close(ec);
+    impl_->accept_timer->cancel();
     for (auto& context : impl_->contexts) context->stop();
   });
 }

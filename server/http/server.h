@@ -4,6 +4,7 @@
 // async-signal-unsafe: call it from a signal-handling thread, not a signal handler).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,6 +18,17 @@ struct ServerOptions {
   std::string address = "0.0.0.0";
   uint16_t port = 8000;
   int threads = 2;
+  // How long a client has to send a request's header: from connecting for the first request,
+  // from the header's first byte for later ones. A slow or stalled header is cut off.
+  std::chrono::milliseconds header_timeout{10'000};
+  // How long a client has to send a request's body once its header is in, and to take the
+  // reply: a body shorter than its Content-Length is cut off when this runs out.
+  std::chrono::milliseconds body_timeout{60'000};
+  // How long a kept-alive connection may wait for its next request.
+  std::chrono::milliseconds idle_timeout{60'000};
+  // Connections served at once; one more is answered 503 ServiceUnavailable and closed, so
+  // that file descriptors stay free for storage. REQUIRES: at least 1.
+  int max_connections = 1024;
 };
 
 class HttpServer {

@@ -235,14 +235,14 @@ Result<std::string> ListBackups(OpContext& ctx, const Request& req) {
                                             {"USER", "SYSTEM", "AWS_BACKUP", "ALL"}, errors));
   DDBD_ASSIGN_OR_RETURN(auto start, wire::GetString(req.body, "ExclusiveStartBackupArn"));
   // Time bounds are epoch seconds (fractions allowed); lower inclusive, upper exclusive.
-  auto bound = [&](std::string_view member) -> std::optional<double> {
-    double value = 0;
+  // Pinned by: test_malformed_requests.py::test_every_member_of_every_operation_with_every_wrong_type
+  auto bound = [&](std::string_view member) -> Result<std::optional<double>> {
     auto json = wire::Member(req.body, member);
-    if (!json || json->get_double().get(value) != simdjson::SUCCESS) return std::nullopt;
-    return value;
+    if (!json) return std::optional<double>();
+    return wire::AsTimestamp(*json);
   };
-  const std::optional<double> lower = bound("TimeRangeLowerBound");
-  const std::optional<double> upper = bound("TimeRangeUpperBound");
+  DDBD_ASSIGN_OR_RETURN(const std::optional<double> lower, bound("TimeRangeLowerBound"));
+  DDBD_ASSIGN_OR_RETURN(const std::optional<double> upper, bound("TimeRangeUpperBound"));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   DDBD_ASSIGN_OR_RETURN(std::vector<Backup> backups, AllBackups(ctx));
 

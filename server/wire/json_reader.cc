@@ -79,6 +79,13 @@ Result<bool> AsBool(JsonValue value) {
   return Mismatch(value, "Boolean");
 }
 
+Result<std::optional<double>> AsTimestamp(JsonValue value) {
+  double seconds = 0;
+  if (value.get_double().get(seconds) == simdjson::SUCCESS) return std::optional<double>(seconds);
+  if (value.type() == element_type::STRING) return std::optional<double>();
+  return Mismatch(value, "Date");
+}
+
 Result<JsonObject> AsObject(JsonValue value) {
   JsonObject object;
   if (value.get_object().get(object) == simdjson::SUCCESS) return object;

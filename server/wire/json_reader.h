@@ -23,6 +23,10 @@ std::optional<JsonValue> Member(JsonObject object, std::string_view name);
 Result<std::string_view> AsString(JsonValue value);
 Result<int64_t> AsLong(JsonValue value);
 Result<bool> AsBool(JsonValue value);
+// A timestamp in epoch seconds (fractions allowed): a JSON number. A string reads as nullopt
+// (how DynamoDB reads one is not recorded); any other type is a SerializationException
+// (texts unverified, shaped like Jackson's for java.util.Date).
+Result<std::optional<double>> AsTimestamp(JsonValue value);
 Result<JsonObject> AsObject(JsonValue value);  // a structure or a map
 Result<JsonArray> AsArray(JsonValue value);
 

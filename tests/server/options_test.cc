@@ -1,6 +1,8 @@
 // The command line: ddbd's own options and DynamoDB Local's spellings of the same things.
 #include "server/options.h"
 
+#include "server/file_limits.h"
+
 #include <gtest/gtest.h>
 
 namespace ddbd::server {
@@ -24,6 +26,34 @@ TEST(OptionsTest, DefaultsServeOnPort8000FromAnOnDiskDatabase) {
   EXPECT_FALSE(cl.storage.in_memory);
   EXPECT_FALSE(cl.storage.compact_on_open);
   EXPECT_TRUE(cl.notes.empty());
+}
+
+TEST(OptionsTest, ConnectionsAreBoundedInNumberAndTime) {
+  CommandLine cl = Parse({});
+  EXPECT_EQ(cl.server.header_timeout, std::chrono::seconds(10));
+  EXPECT_EQ(cl.server.body_timeout, std::chrono::seconds(60));
+  EXPECT_EQ(cl.server.idle_timeout, std::chrono::seconds(60));
+  EXPECT_FALSE(cl.max_connections_set);
+  cl = Parse({"--max-connections", "20", "--header-timeout-ms", "500", "--body-timeout-ms",
+              "700", "--idle-timeout-ms", "900"});
+  EXPECT_EQ(cl.server.max_connections, 20);
+  EXPECT_TRUE(cl.max_connections_set);
+  EXPECT_EQ(cl.server.header_timeout, std::chrono::milliseconds(500));
+  EXPECT_EQ(cl.server.body_timeout, std::chrono::milliseconds(700));
+  EXPECT_EQ(cl.server.idle_timeout, std::chrono::milliseconds(900));
+  EXPECT_EQ(Failure({"--max-connections", "0"}), "invalid value for --max-connections: '0'");
+  EXPECT_EQ(Failure({"--idle-timeout-ms", "x"}), "invalid value for --idle-timeout-ms: 'x'");
+}
+
+TEST(FileLimitsTest, StorageKeepsItsDescriptorsWhateverTheLimit) {
+  EXPECT_EQ(SplitFileLimit(256).storage_files, 64);
+  EXPECT_EQ(SplitFileLimit(256).max_connections, 256 - 64 - kSpareFiles);
+  EXPECT_EQ(SplitFileLimit(1024).storage_files, 256);
+  EXPECT_EQ(SplitFileLimit(1024).max_connections, 1024 - 256 - kSpareFiles);
+  EXPECT_EQ(SplitFileLimit(1 << 20).storage_files, kMaxStorageFiles);
+  EXPECT_EQ(SplitFileLimit(1 << 20).max_connections, kMaxDefaultConnections);
+  EXPECT_EQ(SplitFileLimit(20).storage_files, 16);
+  EXPECT_EQ(SplitFileLimit(20).max_connections, 1);
 }
 
 TEST(OptionsTest, CorsTakesACommaSeparatedAllowList) {

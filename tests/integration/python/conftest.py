@@ -21,8 +21,9 @@ BINARY = os.environ.get("DDBD_BINARY", "ddbd")
 class DdbdProcess:
     """One ddbd server process. Stopped by its process id, never by name."""
 
-    def __init__(self, *extra_args, data_dir=None):
+    def __init__(self, *extra_args, data_dir=None, preexec_fn=None):
         self.owns_dir = data_dir is None
+        self.preexec_fn = preexec_fn  # runs in the child before exec, e.g. to set rlimits
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="ddbd-it-")
         self.extra_args = list(extra_args)
         self.proc = None
@@ -33,7 +34,8 @@ class DdbdProcess:
         args = [BINARY, "--address", "127.0.0.1", "--port", str(port), "--threads", "2"]
         if "--in-memory" not in self.extra_args:
             args += ["--db-path", os.path.join(self.data_dir, "db")]
-        self.proc = subprocess.Popen(args + self.extra_args, stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(args + self.extra_args, stderr=subprocess.PIPE, text=True,
+                                     preexec_fn=self.preexec_fn)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             line = self.proc.stderr.readline()
