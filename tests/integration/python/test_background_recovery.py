@@ -36,7 +36,7 @@ def load(client, table, count, group="g"):
             pending = client.batch_write_item(RequestItems=pending)["UnprocessedItems"]
 
 
-def wait_for(predicate, timeout=20.0, what="condition"):
+def wait_for(predicate, timeout=60.0, what="condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
