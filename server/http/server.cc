@@ -47,7 +47,9 @@ const std::string& HttpDate() {
 
 // Copies the headers HandleExchange looks at, in one pass over the request's fields.
 void CopyHeaders(const bhttp::request<bhttp::string_body>& request, HttpRequest& out) {
+  out.headers.reserve(16);
   for (const auto& field : request) {
+    out.headers.emplace_back(field.name_string(), field.value());
     std::string* target = nullptr;
     switch (field.name()) {
       case bhttp::field::content_type: target = &out.content_type; break;
