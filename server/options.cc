@@ -65,6 +65,9 @@ std::string UsageText() {
   --credentials FILE    verify the SigV4 signature of every request against the access
                         keys in FILE: lines 'ACCESS_KEY_ID SECRET [SESSION_TOKEN]' ('#'
                         comments), or an AWS shared credentials file (~/.aws/credentials)
+  --tls-cert FILE --tls-key FILE
+                        serve HTTPS with this certificate (chain) and private key, both
+                        PEM files, instead of plain HTTP
   --item-collection-limit-bytes N
                         size limit of an item collection on tables with local secondary
                         indexes (default 10 GB; lower it to test the limit)
@@ -207,6 +210,10 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       cl.service.vector_search.exact_only = true;
     } else if (arg == "--region") {
       DDBD_ASSIGN_OR_RETURN(cl.service.default_region, value());
+    } else if (arg == "--tls-cert") {
+      DDBD_ASSIGN_OR_RETURN(cl.server.tls_certificate, value());
+    } else if (arg == "--tls-key") {
+      DDBD_ASSIGN_OR_RETURN(cl.server.tls_private_key, value());
     } else if (arg == "--health-check") {
       cl.health_check = true;
     } else if (arg == "--help" || arg == "-help" || arg == "-h") {
@@ -214,6 +221,9 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
     } else {
       return Error::Validation("unknown option: " + arg);
     }
+  }
+  if (cl.server.tls_certificate.empty() != cl.server.tls_private_key.empty()) {
+    return Error::Validation("--tls-cert and --tls-key go together");
   }
   return cl;
 }
