@@ -7,8 +7,10 @@ import http.client
 import json
 import os
 import shutil
+import socket
 import ssl
 import subprocess
+import time
 
 import boto3
 import botocore.config
@@ -121,6 +123,62 @@ def test_aws_cli_over_https(server, certificate, tmp_path):
                                text=True, timeout=60)
     assert untrusted.returncode != 0
     assert "SSL" in untrusted.stderr or "certificate" in untrusted.stderr
+
+
+@pytest.fixture(scope="module")
+def quick_tls(certificate):
+    """HTTPS with short timeouts and a small connection limit (the plain-HTTP versions of
+    these checks are in test_connections.py)."""
+    process = DdbdProcess("--in-memory", "--tls-cert", certificate["cert"],
+                          "--tls-key", certificate["key"], "--header-timeout-ms", "500",
+                          "--idle-timeout-ms", "500", "--max-connections", "3").start()
+    yield process
+    process.cleanup()
+
+
+def closed_within(sock, seconds):
+    sock.settimeout(seconds)
+    try:
+        while sock.recv(4096):
+            pass
+        return True
+    except (ConnectionResetError, ssl.SSLError):
+        return True
+    except socket.timeout:
+        return False
+
+
+def tls_connect(server, certificate):
+    context = ssl.create_default_context(cafile=certificate["cert"])
+    raw = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+    return context.wrap_socket(raw, server_hostname="127.0.0.1")
+
+
+def test_a_connection_that_never_handshakes_is_closed(quick_tls):
+    with socket.create_connection(("127.0.0.1", quick_tls.port), timeout=5) as sock:
+        assert closed_within(sock, 2)
+
+
+def test_an_idle_tls_connection_is_closed(quick_tls, certificate):
+    with tls_connect(quick_tls, certificate) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+        start = time.monotonic()
+        sock.settimeout(2)
+        assert sock.recv(4096) == b""
+        assert time.monotonic() - start >= 0.4
+
+
+def test_tls_connections_beyond_the_limit_get_a_503(quick_tls, certificate):
+    idle = [tls_connect(quick_tls, certificate) for _ in range(3)]
+    try:
+        time.sleep(0.1)
+        with tls_connect(quick_tls, certificate) as extra:
+            extra.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert extra.recv(4096).startswith(b"HTTP/1.1 503")
+    finally:
+        for sock in idle:
+            sock.close()
 
 
 def test_certificate_and_key_go_together(certificate):
