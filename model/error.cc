@@ -19,6 +19,12 @@ constexpr ErrorInfo kErrors[] = {
     {ErrorCode::kMissingAuthenticationToken,
      "com.amazon.coral.service#MissingAuthenticationTokenException", 400,
      MessageMember::kLowerCase},
+    {ErrorCode::kIncompleteSignature, "com.amazon.coral.service#IncompleteSignatureException",
+     400, MessageMember::kLowerCase},
+    {ErrorCode::kInvalidSignature, "com.amazon.coral.service#InvalidSignatureException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kUnrecognizedClient, "com.amazon.coral.service#UnrecognizedClientException",
+     400, MessageMember::kLowerCase},
     {ErrorCode::kResourceNotFound,
      "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", 400,
      MessageMember::kLowerCase},
@@ -79,6 +85,15 @@ Error Error::Serialization(std::string message) {
 Error Error::UnknownOperation() { return Error(ErrorCode::kUnknownOperation, {}); }
 Error Error::MissingAuthenticationToken() {
   return Error(ErrorCode::kMissingAuthenticationToken, "Request is missing Authentication Token");
+}
+Error Error::IncompleteSignature(std::string message) {
+  return Error(ErrorCode::kIncompleteSignature, std::move(message));
+}
+Error Error::InvalidSignature(std::string message) {
+  return Error(ErrorCode::kInvalidSignature, std::move(message));
+}
+Error Error::UnrecognizedClient(std::string message) {
+  return Error(ErrorCode::kUnrecognizedClient, std::move(message));
 }
 Error Error::ResourceNotFound(std::string message) {
   return Error(ErrorCode::kResourceNotFound, std::move(message));

@@ -19,6 +19,9 @@ enum class ErrorCode : uint8_t {
   kSerialization,
   kUnknownOperation,
   kMissingAuthenticationToken,
+  kIncompleteSignature,
+  kInvalidSignature,
+  kUnrecognizedClient,
   kResourceNotFound,
   kTableNotFound,
   kTableAlreadyExists,
@@ -34,7 +37,7 @@ enum class ErrorCode : uint8_t {
   kInternal,
   kServiceUnavailable,
 };
-inline constexpr size_t kErrorCodeCount = 18;
+inline constexpr size_t kErrorCodeCount = 21;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -65,6 +68,11 @@ class Error {
   static Error Serialization(std::string message = {});
   static Error UnknownOperation();
   static Error MissingAuthenticationToken();
+  // SigV4 failures (server/http/sigv4.cc words the messages): a signature missing parts, one
+  // that does not verify (or is out of date), an unknown access key or session token.
+  static Error IncompleteSignature(std::string message);
+  static Error InvalidSignature(std::string message);
+  static Error UnrecognizedClient(std::string message);
   static Error ResourceNotFound(std::string message = "Requested resource not found");
   // The backup APIs' way of saying a table does not exist.
   static Error TableNotFound(std::string message);

@@ -72,8 +72,8 @@ int main(int argc, char** argv) {
   }
   for (const auto& note : cl.notes) std::fprintf(stderr, "ddbd: %s\n", note.c_str());
   std::fprintf(stderr,
-               "ddbd: listening on %s:%u; storage: %s; isolation: %s; max connections: %d\n",
-               cl.server.address.c_str(), http.port(),
+               "ddbd: listening on %s:%u%s; storage: %s; isolation: %s; max connections: %d\n",
+               cl.server.address.c_str(), http.port(), cl.server.tls() ? " (https)" : "",
                cl.storage.in_memory ? "in memory" : cl.storage.path.c_str(),
                cl.service.isolation.Describe().c_str(), cl.server.max_connections);
 

@@ -61,6 +61,13 @@ std::string UsageText() {
   --idle-timeout-ms N   how long a kept-alive connection may wait for its next request
                         (default 60000)
   --require-auth        reject unsigned requests (MissingAuthenticationTokenException)
+                        without checking their signatures
+  --credentials FILE    verify the SigV4 signature of every request against the access
+                        keys in FILE: lines 'ACCESS_KEY_ID SECRET [SESSION_TOKEN]' ('#'
+                        comments), or an AWS shared credentials file (~/.aws/credentials)
+  --tls-cert FILE --tls-key FILE
+                        serve HTTPS with this certificate (chain) and private key, both
+                        PEM files, instead of plain HTTP
   --item-collection-limit-bytes N
                         size limit of an item collection on tables with local secondary
                         indexes (default 10 GB; lower it to test the limit)
@@ -182,6 +189,13 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       cl.storage.max_wal_bytes = uint64_t(megabytes) << 20;
     } else if (arg == "--require-auth") {
       cl.service.require_authentication = true;
+    } else if (arg == "--credentials") {
+      DDBD_ASSIGN_OR_RETURN(std::string path, value());
+      DDBD_ASSIGN_OR_RETURN(Credentials credentials, Credentials::Load(path));
+      cl.notes.push_back("verifying request signatures against " +
+                         std::to_string(credentials.size()) + " access key" +
+                         (credentials.size() == 1 ? "" : "s") + " from " + path);
+      cl.service.credentials = std::make_shared<const Credentials>(std::move(credentials));
     } else if (arg == "--vector-index-allocation-ms" || arg == "--vector-index-build-ms") {
       DDBD_ASSIGN_OR_RETURN(std::string text, value());
       DDBD_ASSIGN_OR_RETURN(int ms, ParseInt(arg, text, 0, 3'600'000));
@@ -196,6 +210,10 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       cl.service.vector_search.exact_only = true;
     } else if (arg == "--region") {
       DDBD_ASSIGN_OR_RETURN(cl.service.default_region, value());
+    } else if (arg == "--tls-cert") {
+      DDBD_ASSIGN_OR_RETURN(cl.server.tls_certificate, value());
+    } else if (arg == "--tls-key") {
+      DDBD_ASSIGN_OR_RETURN(cl.server.tls_private_key, value());
     } else if (arg == "--health-check") {
       cl.health_check = true;
     } else if (arg == "--help" || arg == "-help" || arg == "-h") {
@@ -203,6 +221,9 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
     } else {
       return Error::Validation("unknown option: " + arg);
     }
+  }
+  if (cl.server.tls_certificate.empty() != cl.server.tls_private_key.empty()) {
+    return Error::Validation("--tls-cert and --tls-key go together");
   }
   return cl;
 }

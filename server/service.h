@@ -6,6 +6,7 @@
 #include <chrono>
 #include <memory>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -14,6 +15,7 @@
 
 #include "index/index_entries.h"
 #include "server/client_tokens.h"
+#include "server/credentials.h"
 #include "server/ttl_sweeper.h"
 #include "server/vector_indexes.h"
 #include "storage/catalog.h"
@@ -33,6 +35,9 @@ struct Isolation {
 struct ServiceOptions {
   Isolation isolation;
   bool require_authentication = false;  // answer MissingAuthenticationToken without a signature
+  // The keys whose SigV4 signatures are verified on every request (--credentials); null:
+  // signatures are not checked and any credentials are accepted.
+  std::shared_ptr<const Credentials> credentials;
   std::string default_region = "us-east-1";
   vector::SearchTuning vector_search;
   // Origins allowed to make browser (CORS) requests: empty or "*" allows every origin, as

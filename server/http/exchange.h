@@ -14,7 +14,7 @@ namespace ddbd::server::http {
 
 struct HttpRequest {
   std::string method;  // "POST", "GET", …
-  std::string path;
+  std::string path;    // the request-target: path plus any "?query", as sent
   std::string content_type;
   std::string content_encoding;
   std::string accept_encoding;  // the last Accept-Encoding header, as DynamoDB reads it
@@ -25,6 +25,8 @@ struct HttpRequest {
   std::string access_control_request_headers;
   std::string access_control_request_method;
   std::string body;
+  // Every header as received, in order, names as sent: what a signature covers.
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 struct HttpReply {

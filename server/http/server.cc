@@ -1,10 +1,13 @@
-// Beast plumbing: accept loop and per-connection sessions. Protocol decisions are in
-// exchange.cc; this file only converts between Beast messages and HttpRequest/HttpReply.
+// Beast plumbing: accept loop and per-connection sessions, over plain TCP or TLS (one
+// Session template for both streams). Protocol decisions are in exchange.cc; this file only
+// converts between Beast messages and HttpRequest/HttpReply.
 #include "server/http/server.h"
 
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -13,6 +16,7 @@
 #include <optional>
 #include <ctime>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "server/http/exchange.h"
@@ -24,6 +28,10 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace bhttp = beast::http;
 using tcp = asio::ip::tcp;
+namespace ssl = asio::ssl;
+
+using PlainStream = beast::tcp_stream;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
 constexpr size_t kBodyLimit = 16 * 1024 * 1024;
 constexpr uint32_t kHeaderLimit = 16 * 1024;
@@ -47,7 +55,9 @@ const std::string& HttpDate() {
 
 // Copies the headers HandleExchange looks at, in one pass over the request's fields.
 void CopyHeaders(const bhttp::request<bhttp::string_body>& request, HttpRequest& out) {
+  out.headers.reserve(16);
   for (const auto& field : request) {
+    out.headers.emplace_back(field.name_string(), field.value());
     std::string* target = nullptr;
     switch (field.name()) {
       case bhttp::field::content_type: target = &out.content_type; break;
@@ -96,31 +106,61 @@ class ConnectionCount {
   std::atomic<int> refusing_{0};
 };
 
-// One connection. Every handler of a session runs on the single thread of the io_context
-// that owns its socket, so a session needs no strand. Each read and write has a deadline
-// (ServerOptions); when one passes, the stream closes the socket and the operation fails.
-class Session : public std::enable_shared_from_this<Session> {
+// One connection, over a plain TCP stream or a TLS one. Every handler of a session runs on
+// the single thread of the io_context that owns its socket, so a session needs no strand.
+// Each read and write has a deadline (ServerOptions); when one passes, the TCP stream closes
+// the socket and the operation fails.
+template <class Stream>
+class Session : public std::enable_shared_from_this<Session<Stream>> {
+  static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
+
  public:
-  Session(tcp::socket socket, Service& service, const ServerOptions& options,
-          std::unique_ptr<ConnectionCount::Slot> slot)
-      : stream_(std::move(socket)), service_(service), options_(options),
+  // `stream_args`: the accepted socket, plus the TLS context for a TLS stream.
+  template <class... StreamArgs>
+  Session(Service& service, const ServerOptions& options,
+          std::unique_ptr<ConnectionCount::Slot> slot, StreamArgs&&... stream_args)
+      : stream_(std::forward<StreamArgs>(stream_args)...), service_(service), options_(options),
         slot_(std::move(slot)) {}
 
-  void Start() { ReadHeader(); }
+  void Start() {
+    Handshake(options_.header_timeout, [](Session& self) { self.ReadHeader(); });
+  }
 
   // Answers 503 at once (the request, if any, is never read), then closes, lingering only
   // briefly: a flood of refused connections must not hold descriptors for long.
   void Refuse() {
     linger_ = kRefusalLinger;
-    Send(ConnectionLimitReply(options_.max_connections), false, 11);
+    Handshake(kRefusalLinger, [](Session& self) {
+      self.Send(ConnectionLimitReply(self.options_.max_connections), false, 11);
+    });
   }
 
  private:
+  using std::enable_shared_from_this<Session<Stream>>::shared_from_this;
+
+  // The TCP stream under the TLS one (or the stream itself): deadlines and the socket.
+  beast::tcp_stream& Tcp() { return beast::get_lowest_layer(stream_); }
+
+  // A TLS stream's handshake, within `deadline`, before `next`; plain streams go on at once.
+  template <class Next>
+  void Handshake(std::chrono::milliseconds deadline, Next next) {
+    if constexpr (kTls) {
+      Tcp().expires_after(deadline);
+      stream_.async_handshake(ssl::stream_base::server,
+                              [self = shared_from_this(), next](beast::error_code ec) {
+                                if (ec) return self->Tcp().close();
+                                next(*self);
+                              });
+    } else {
+      next(*this);
+    }
+  }
+
   // Between requests of a kept-alive connection: wait (up to the idle timeout) for the next
   // request's first bytes, unless a pipelining client has already sent them.
   void Read() {
     if (buffer_.size() > 0) return ReadHeader();
-    stream_.expires_after(options_.idle_timeout);
+    Tcp().expires_after(options_.idle_timeout);
     stream_.async_read_some(buffer_.prepare(kReadChunk),
                             [self = shared_from_this()](beast::error_code ec, size_t n) {
                               if (ec) return self->Close();
@@ -133,7 +173,7 @@ class Session : public std::enable_shared_from_this<Session> {
     parser_.emplace();
     parser_->body_limit(kBodyLimit);
     parser_->header_limit(kHeaderLimit);
-    stream_.expires_after(options_.header_timeout);
+    Tcp().expires_after(options_.header_timeout);
     bhttp::async_read_header(stream_, buffer_, *parser_,
                              beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
   }
@@ -147,7 +187,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (!parser_->chunked() && parser_->get().count(bhttp::field::transfer_encoding) > 0) {
       return Fail(400);
     }
-    stream_.expires_after(options_.body_timeout);
+    Tcp().expires_after(options_.body_timeout);
     auto expect = parser_->get().find(bhttp::field::expect);
     if (expect != parser_->get().end() && beast::iequals(expect->value(), "100-continue")) {
       static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -197,7 +237,7 @@ class Session : public std::enable_shared_from_this<Session> {
     response->body() = std::move(reply.body);
     response->keep_alive(keep_alive);
     response->prepare_payload();
-    stream_.expires_after(options_.body_timeout);
+    Tcp().expires_after(options_.body_timeout);
     bhttp::async_write(stream_, *response,
                        [self = shared_from_this(), response](beast::error_code ec, size_t) {
                          if (ec || !response->keep_alive()) return self->Close();
@@ -210,18 +250,24 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // Lingering close: after our half-close, keep reading (and discarding) until the peer
   // closes too, or for kLingerTimeout at most, so a client still sending a rejected body gets
-  // to read the reply instead of a connection reset.
+  // to read the reply instead of a connection reset. A TLS stream says close_notify instead
+  // and waits (as long at most) for the peer's.
   void Close() {
-    beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-    if (ec) return;
-    stream_.expires_after(linger_);
-    Drain();
+    Tcp().expires_after(linger_);
+    if constexpr (kTls) {
+      stream_.async_shutdown(
+          [self = shared_from_this()](beast::error_code) { self->Tcp().close(); });
+    } else {
+      beast::error_code ec;
+      Tcp().socket().shutdown(tcp::socket::shutdown_send, ec);
+      if (ec) return;
+      Drain();
+    }
   }
 
   void Drain() {
     drain_buffer_.resize(64 * 1024);
-    stream_.async_read_some(asio::buffer(drain_buffer_),
+    Tcp().async_read_some(asio::buffer(drain_buffer_),
                             [self = shared_from_this()](beast::error_code ec, size_t) {
                               if (!ec) self->Drain();
                             });
@@ -230,7 +276,7 @@ class Session : public std::enable_shared_from_this<Session> {
   static constexpr size_t kReadChunk = 4096;
   static constexpr std::chrono::milliseconds kRefusalLinger{1000};
 
-  beast::tcp_stream stream_;
+  Stream stream_;
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   Service& service_;
@@ -285,13 +331,23 @@ struct HttpServer::Impl {
     beast::error_code ignored;
     if (connections.open() < options.max_connections) {
       socket.set_option(tcp::no_delay(true), ignored);
-      std::make_shared<Session>(std::move(socket), service, options, connections.Serve())
-          ->Start();
+      Launch(std::move(socket), connections.Serve(), /*refuse=*/false);
     } else if (connections.refusing() < kMaxRefusing) {
-      std::make_shared<Session>(std::move(socket), service, options, connections.Refuse())
-          ->Refuse();
+      Launch(std::move(socket), connections.Refuse(), /*refuse=*/true);
     } else {
       socket.close(ignored);
+    }
+  }
+
+  void Launch(tcp::socket socket, std::unique_ptr<ConnectionCount::Slot> slot, bool refuse) {
+    if (tls) {
+      auto session = std::make_shared<Session<TlsStream>>(service, options, std::move(slot),
+                                                          std::move(socket), *tls);
+      refuse ? session->Refuse() : session->Start();
+    } else {
+      auto session = std::make_shared<Session<PlainStream>>(service, options, std::move(slot),
+                                                            std::move(socket));
+      refuse ? session->Refuse() : session->Start();
     }
   }
 
@@ -306,6 +362,7 @@ struct HttpServer::Impl {
   std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
   std::optional<tcp::acceptor> acceptor;
   std::optional<asio::steady_timer> accept_timer;
+  std::optional<ssl::context> tls;  // set when serving HTTPS
   std::chrono::milliseconds accept_delay{0};
   size_t next_context = 0;
 };
@@ -314,7 +371,35 @@ HttpServer::HttpServer(Service& service, ServerOptions options)
     : impl_(std::make_unique<Impl>(service, std::move(options))) {}
 HttpServer::~HttpServer() = default;
 
+namespace {
+
+// The server's TLS context: TLS 1.2 and later, the certificate chain and key in PEM files.
+Result<ssl::context> TlsContext(const ServerOptions& options) {
+  ssl::context context(ssl::context::tls_server);
+  context.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                      ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
+                      ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+  beast::error_code ec;
+  context.use_certificate_chain_file(options.tls_certificate, ec);
+  if (ec) {
+    return Error::Internal("cannot load TLS certificate " + options.tls_certificate + ": " +
+                           ec.message());
+  }
+  context.use_private_key_file(options.tls_private_key, ssl::context::pem, ec);
+  if (ec) {
+    return Error::Internal("cannot load TLS private key " + options.tls_private_key + ": " +
+                           ec.message());
+  }
+  return context;
+}
+
+}  // namespace
+
 Status HttpServer::Start() {
+  if (impl_->options.tls()) {
+    DDBD_ASSIGN_OR_RETURN(ssl::context context, TlsContext(impl_->options));
+    impl_->tls.emplace(std::move(context));
+  }
   beast::error_code ec;
   auto address = asio::ip::make_address(impl_->options.address, ec);
   if (ec) return Error::Internal("invalid listen address: " + impl_->options.address);

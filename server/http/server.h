@@ -1,4 +1,5 @@
-// HttpServer: Boost.Beast HTTP/1.1 server with keep-alive, run by a pool of I/O threads.
+// HttpServer: Boost.Beast HTTP/1.1 server with keep-alive, over TCP or TLS, run by a pool of
+// I/O threads.
 // Each request is handled on the I/O thread that read it (handlers take microseconds).
 // Entry points: Start (binds and listens), Run (blocks until Stop), Stop (thread-safe,
 // async-signal-unsafe: call it from a signal-handling thread, not a signal handler).
@@ -29,13 +30,19 @@ struct ServerOptions {
   // Connections served at once; one more is answered 503 ServiceUnavailable and closed, so
   // that file descriptors stay free for storage. REQUIRES: at least 1.
   int max_connections = 1024;
+  // PEM files of the certificate (chain) and private key: both set, HTTPS is served instead
+  // of HTTP on the port; both empty, plain HTTP.
+  std::string tls_certificate;
+  std::string tls_private_key;
+  bool tls() const { return !tls_certificate.empty(); }
 };
 
 class HttpServer {
  public:
   HttpServer(Service& service, ServerOptions options);
   ~HttpServer();
-  // Binds the listening socket. Fails if the port is taken.
+  // Loads the TLS certificate and key (if any) and binds the listening socket. Fails if they
+  // cannot be loaded or the port is taken.
   Status Start();
   // The port actually bound (useful with port 0).
   uint16_t port() const;

@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "server/http/content_coding.h"
+#include "server/http/sigv4.h"
 
 #include "tests/server/server_test_util.h"
 
@@ -295,6 +296,52 @@ TEST(ExchangeTest, MissingAuthenticationWhenRequired) {
             R"({"__type":"com.amazon.coral.service#MissingAuthenticationTokenException",)"
             R"("message":"Request is missing Authentication Token"})");
   EXPECT_EQ(server.Call("ListTables", "{}").status, 200);
+}
+
+// With --credentials: a signed request is served; what fails verification is answered
+// before the body is read as JSON (a broken body still gets the signature's error).
+http::HttpRequest SignedPost(std::string target, std::string body, std::string_view secret) {
+  http::HttpRequest request = Post(std::move(target), std::move(body));
+  const std::string timestamp = http::sigv4::FormatTimestamp(std::chrono::system_clock::now());
+  request.host = "localhost:8000";
+  request.headers = {{"Host", request.host},
+                     {"Content-Type", request.content_type},
+                     {"X-Amz-Date", timestamp},
+                     {"X-Amz-Target", request.target}};
+  std::vector<std::string_view> names = {"content-type", "host", "x-amz-date", "x-amz-target"};
+  request.authorization =
+      http::sigv4::Sign(http::sigv4::RequestView{request.method, request.path, request.headers,
+                                                 request.body},
+                        names, "AKIDTEST", secret, "eu-west-1", timestamp);
+  request.headers.emplace_back("Authorization", request.authorization);
+  return request;
+}
+
+TEST(ExchangeTest, VerifiesSignaturesWithCredentials) {
+  ServiceOptions options;
+  auto credentials = Credentials::Parse("AKIDTEST s3cret\n");
+  ASSERT_TRUE(credentials.ok());
+  options.credentials = std::make_shared<const Credentials>(std::move(credentials).value());
+  ServerHarness server(options);
+  auto reply = server.Raw(SignedPost("DynamoDB_20120810.ListTables", "{}", "s3cret"));
+  EXPECT_EQ(reply.status, 200) << reply.body;
+
+  reply = server.Raw(SignedPost("DynamoDB_20120810.ListTables", "not json", "wrong"));
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("com.amazon.coral.service#InvalidSignatureException"),
+            std::string::npos)
+      << reply.body;
+  // The unknown operation is reported first, as DynamoDB does.
+  reply = server.Raw(SignedPost("DynamoDB_20120810.Nope", "{}", "wrong"));
+  EXPECT_NE(reply.body.find("UnknownOperationException"), std::string::npos) << reply.body;
+  EXPECT_EQ(server.Call("ListTables", "{}", "").ErrorName(),
+            "MissingAuthenticationTokenException");
+  EXPECT_EQ(server.Call("ListTables", "{}").ErrorName(), "IncompleteSignatureException");
+  // The health check stays unauthenticated.
+  http::HttpRequest health;
+  health.method = "GET";
+  health.path = "/";
+  EXPECT_EQ(server.Raw(health).status, 200);
 }
 
 TEST(ExchangeTest, CorsPreflight) {

@@ -106,5 +106,22 @@ TEST(OptionsTest, BadOptionsAreNamed) {
   EXPECT_NE(Failure({"--isolate", "tenant"}), "(accepted)");
 }
 
+TEST(OptionsTest, TlsNeedsBothCertificateAndKey) {
+  EXPECT_FALSE(Parse({}).server.tls());
+  CommandLine cl = Parse({"--tls-cert", "cert.pem", "--tls-key", "key.pem"});
+  EXPECT_TRUE(cl.server.tls());
+  EXPECT_EQ(cl.server.tls_certificate, "cert.pem");
+  EXPECT_EQ(cl.server.tls_private_key, "key.pem");
+  EXPECT_EQ(Failure({"--tls-cert", "cert.pem"}), "--tls-cert and --tls-key go together");
+  EXPECT_EQ(Failure({"--tls-key", "key.pem"}), "--tls-cert and --tls-key go together");
+}
+
+TEST(OptionsTest, CredentialsAreLoadedWhenParsed) {
+  EXPECT_EQ(Parse({}).service.credentials, nullptr);
+  EXPECT_EQ(Failure({"--credentials", "/nonexistent/keys"}),
+            "cannot read credentials file '/nonexistent/keys'");
+  EXPECT_EQ(Failure({"--credentials"}), "missing value for --credentials");
+}
+
 }  // namespace
 }  // namespace ddbd::server

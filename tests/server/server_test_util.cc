@@ -51,6 +51,8 @@ Reply ServerHarness::Call(std::string_view operation, std::string body,
   request.path = "/";
   request.content_type = "application/x-amz-json-1.0";
   request.target = "DynamoDB_20120810." + std::string(operation);
+  request.headers = {{"Content-Type", request.content_type}, {"X-Amz-Target", request.target}};
+  if (!authorization.empty()) request.headers.emplace_back("Authorization", authorization);
   request.authorization = std::move(authorization);
   request.body = std::move(body);
   http::HttpReply raw = Raw(std::move(request));
