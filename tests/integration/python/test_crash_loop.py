@@ -412,7 +412,7 @@ class StreamReader:
         self.records = 0
 
     def read_new(self, streams):
-        records = []
+        """Yields the records written since the last read, shard by shard, in order."""
         shards = streams.describe_stream(StreamArn=self.arn)["StreamDescription"]["Shards"]
         for shard in shards:
             shard_id = shard["ShardId"]
@@ -423,14 +423,12 @@ class StreamReader:
                                                   **position)["ShardIterator"]
             while iterator:
                 page = streams.get_records(ShardIterator=iterator, Limit=1000)
-                records += page["Records"]
-                if page["Records"]:
-                    self.after[shard_id] = page["Records"][-1]["dynamodb"]["SequenceNumber"]
                 if not page["Records"]:
                     break  # an open shard read to its end
+                self.after[shard_id] = page["Records"][-1]["dynamodb"]["SequenceNumber"]
+                self.records += len(page["Records"])
+                yield from page["Records"]
                 iterator = page.get("NextShardIterator")
-        self.records += len(records)
-        return records
 
 
 def check_stream(streams, reader, models, last_sequence):
@@ -520,6 +518,10 @@ def test_acknowledged_writes_indexes_counts_and_streams_survive_repeated_sigkill
             problems, items = checker.verify(server)
             assert not problems, (f"seed {seed}, cycle {cycle}: {len(problems)} problems:\n"
                                   + "\n".join(problems[:20]))
+            if cycle % 10 == 0:
+                print(f"crash loop: cycle {cycle}, {time.monotonic() - started:.0f} s, "
+                      f"{sum(w.acknowledged for w in writers)} acknowledged, {items} items",
+                      flush=True)
         acknowledged = sum(w.acknowledged for w in writers)
         # A clean shutdown and restart, then the whole stream once more from its start.
         server.stop()
