@@ -13,7 +13,8 @@ After each restart (see `verify`):
 - every acknowledged write is there, an in-flight write is wholly applied or not at all (a
   transaction on all its items), and nothing else is in the table;
 - every GSI holds exactly the entries projected from a scan of the table, and DescribeTable's
-  ItemCount (kept live by ddbd) equals the number of items, also per index;
+  ItemCount (kept live by ddbd) equals the number of items, also per index; ItemCount and
+  TableSizeBytes/IndexSizeBytes equal those of an in-memory ddbd given the same items;
 - the stream holds one record for every change, in order: for each key, its records' new
   images are exactly the acknowledged writes (plus the in-flight one if it was applied), each
   record's old image is the image before it, and sequence numbers only increase.
@@ -402,6 +403,47 @@ def check_item_counts(client, observed):
     return problems
 
 
+class Reference:
+    """An in-memory ddbd holding what the crashed one holds after each restart, written there
+    afresh: its statistics are what the table's must be, so sizes that drift across crashes
+    show (ItemCount could be checked by counting; TableSizeBytes cannot)."""
+
+    def __init__(self):
+        self.server = CrashServer("--in-memory").start()
+        self.client = self.server.client()
+        create_table(self.client)
+        self.items = {}
+
+    def sync(self, observed):
+        for key, item in observed.items():
+            if self.items.get(key) != item:
+                self.client.put_item(TableName=TABLE, Item=item)
+        for key in set(self.items) - set(observed):
+            self.client.delete_item(TableName=TABLE, Key=key_av(key))
+        self.items = dict(observed)
+
+    def stop(self):
+        self.server.cleanup()
+
+
+def statistics(client):
+    table = client.describe_table(TableName=TABLE)["Table"]
+    figures = {"table": (table["ItemCount"], table["TableSizeBytes"])}
+    for index in table.get("GlobalSecondaryIndexes", []):
+        figures[index["IndexName"]] = (index["ItemCount"], index["IndexSizeBytes"])
+    return figures
+
+
+def check_sizes(client, reference, observed):
+    """ItemCount and TableSizeBytes (and each GSI's) equal those of a fresh server given the
+    same items."""
+    reference.sync(observed)
+    actual, expected = statistics(client), statistics(reference.client)
+    return [f"{name} (ItemCount, size in bytes) {actual.get(name)}, a fresh server with the "
+            f"same items has {expected[name]}"
+            for name in expected if actual.get(name) != expected[name]]
+
+
 class StreamReader:
     """Reads a stream's shards from where the last read stopped (sequence numbers survive
     restarts), so each check reads only the records written since."""
@@ -473,8 +515,9 @@ def check_stream(streams, reader, models, last_sequence):
 class Checker:
     """The state the checks carry from one restart to the next."""
 
-    def __init__(self, arn, writers, models):
+    def __init__(self, arn, writers, models, reference):
         self.reader = StreamReader(arn)
+        self.reference = reference
         self.writers, self.models = writers, models
         self.last_sequence = 0
         self.in_flight_outcomes = {True: 0, False: 0}
@@ -486,6 +529,7 @@ class Checker:
                                              self.in_flight_outcomes)
         problems += check_gsis(client, observed)
         problems += check_item_counts(client, observed)
+        problems += check_sizes(client, self.reference, observed)
         stream_problems, self.last_sequence = check_stream(streams, self.reader, self.models,
                                                            self.last_sequence)
         return problems + stream_problems, len(observed)
@@ -505,8 +549,9 @@ def test_acknowledged_writes_indexes_counts_and_streams_survive_repeated_sigkill
 
     server = CrashServer().start()
     data_dir = server.data_dir
+    reference = Reference()
     try:
-        checker = Checker(create_table(server.client()), writers, models)
+        checker = Checker(create_table(server.client()), writers, models, reference)
         started = time.monotonic()
         for cycle in range(1, cycles + 1):
             run_load(server, writers, rng.uniform(0.3, 1.5))
@@ -538,6 +583,7 @@ def test_acknowledged_writes_indexes_counts_and_streams_survive_repeated_sigkill
               f"{checker.in_flight_outcomes[False]} not, "
               f"{checker.reader.records} stream records, {items} items at the end")
     finally:
+        reference.stop()
         server.stop()
         server.owns_dir = True
         server.cleanup()
