@@ -15,7 +15,8 @@ stream keeps 24 hours of records, so the SST files are expected to grow by about
 share of the writes for the first day (reported separately from the WAL).
 
 Usage: bench/soak.py [--ddbd build/server/ddbd] [--minutes 30] [--interval 15] [--threads 4]
-                     [--keys 20000] [--seed N]
+                     [--keys 20000] [--seed N] [--warmup MINUTES] [--no-stream] [--no-ttl]
+                     [ddbd options...]
 Needs: a Python with boto3, Linux /proc. Starts ddbd on a free loopback port with a fresh
 temporary data directory and stops it (by its pid) at the end.
 """
@@ -112,7 +113,17 @@ def directory_mb(path):
 
 
 def open_fds(pid):
-    return len(os.listdir(f"/proc/{pid}/fd"))
+    """(all open file descriptors, of them sockets, of them SST files)."""
+    sockets = ssts = 0
+    names = os.listdir(f"/proc/{pid}/fd")
+    for name in names:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{name}")
+        except OSError:
+            continue  # closed meanwhile
+        sockets += target.startswith("socket:")
+        ssts += target.endswith(".sst")
+    return len(names), sockets, ssts
 
 
 def peak_rss_mb(pid):
@@ -127,8 +138,9 @@ def peak_rss_mb(pid):
 # The load
 
 
-def create_table(client):
-    client.create_table(
+def create_table(client, stream=True, ttl=True):
+    client.create_table(**({"StreamSpecification": {
+        "StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}} if stream else {}),
         TableName=TABLE, BillingMode="PAY_PER_REQUEST",
         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
                    {"AttributeName": "sk", "KeyType": "RANGE"}],
@@ -138,10 +150,10 @@ def create_table(client):
             "IndexName": "ByGroup",
             "KeySchema": [{"AttributeName": "grp", "KeyType": "HASH"},
                           {"AttributeName": "ts", "KeyType": "RANGE"}],
-            "Projection": {"ProjectionType": "ALL"}}],
-        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
-    client.update_time_to_live(TableName=TABLE, TimeToLiveSpecification={
-        "Enabled": True, "AttributeName": "expires"})
+            "Projection": {"ProjectionType": "ALL"}}])
+    if ttl:
+        client.update_time_to_live(TableName=TABLE, TimeToLiveSpecification={
+            "Enabled": True, "AttributeName": "expires"})
 
 
 class Load:
@@ -155,12 +167,12 @@ class Load:
         self.requests = 0
         self.errors = {}  # error code (or exception name) → count
 
-    def key(self, rng):
-        n = rng.randrange(self.keys)
+    def key(self, rng, n=None):
+        n = rng.randrange(self.keys) if n is None else n
         return {"pk": {"S": f"p{n % (self.keys // 8 or 1)}"}, "sk": {"S": f"s{n}"}}
 
-    def item(self, rng):
-        item = {**self.key(rng), "grp": {"S": rng.choice(GROUPS)},
+    def item(self, rng, key=None):
+        item = {**(key or self.key(rng)), "grp": {"S": rng.choice(GROUPS)},
                 "ts": {"N": str(time.time_ns() // 1000)},
                 "body": {"S": "".join(rng.choices("abcdefghij", k=PAYLOAD))}}
         if rng.random() < 0.3:  # expires within two minutes: the TTL sweeper deletes it
@@ -186,18 +198,22 @@ class Load:
                 ExpressionAttributeValues={":g": {"S": rng.choice(GROUPS)}})),
             (2, lambda: client.scan(TableName=TABLE, Limit=50, Segment=rng.randrange(64),
                                     TotalSegments=64)),
-            (10, lambda: client.transact_write_items(
-                ClientRequestToken=uuid.uuid4().hex,
-                TransactItems=[{"Put": {"TableName": TABLE, "Item": self.item(rng)}},
-                               {"Update": {"TableName": TABLE, "Key": self.key(rng),
-                                           "UpdateExpression": "ADD hits :one",
-                                           "ExpressionAttributeValues": {
-                                               ":one": {"N": "1"}}}}])),
+            (10, lambda: self.transact(client, rng)),
             (7, lambda: client.batch_write_item(RequestItems={TABLE: list({
                 str(item["sk"]): {"PutRequest": {"Item": item}}
                 for item in (self.item(rng) for _ in range(10))}.values())})),
             (8, lambda: client.delete_item(TableName=TABLE, Key=self.key(rng))),
         ]
+
+    def transact(self, client, rng):
+        """A Put and an Update of two different items, with a fresh ClientRequestToken."""
+        put, update = (self.key(rng, n) for n in rng.sample(range(self.keys), 2))
+        client.transact_write_items(
+            ClientRequestToken=uuid.uuid4().hex,
+            TransactItems=[{"Put": {"TableName": TABLE, "Item": self.item(rng, put)}},
+                           {"Update": {"TableName": TABLE, "Key": update,
+                                       "UpdateExpression": "ADD hits :one",
+                                       "ExpressionAttributeValues": {":one": {"N": "1"}}}}])
 
     def run(self, server, index):
         rng = random.Random(self.seed * 1000 + index)
@@ -239,8 +255,9 @@ def sample(server, load, started, last):
         requests = load.requests
     now = time.monotonic()
     cpu = proc_stats.cpu_seconds(pid)
+    fds, sockets, ssts = open_fds(pid)
     row = {"minute": (now - started) / 60, "rss": proc_stats.rss_mb(pid),
-           "fds": open_fds(pid), "wal": wal, "sst": sst, "disk": total,
+           "fds": fds, "sockets": sockets, "sst_fds": ssts, "wal": wal, "sst": sst, "disk": total,
            "requests": requests, "cpu": cpu,
            "rate": (requests - last["requests"]) / max(now - last["time"], 1e-9),
            "cpu_share": (cpu - last["cpu"]) / max(now - last["time"], 1e-9), "time": now}
@@ -248,13 +265,14 @@ def sample(server, load, started, last):
 
 
 def print_row(row, file=sys.stdout):
-    print(f"| {row['minute']:6.1f} | {row['rss']:7.1f} | {row['fds']:4d} | {row['wal']:8.1f} | "
+    print(f"| {row['minute']:6.1f} | {row['rss']:7.1f} | {row['fds']:4d} | "
+          f"{row['sockets']:3d} | {row['sst_fds']:3d} | {row['wal']:8.1f} | "
           f"{row['sst']:8.1f} | {row['disk']:8.1f} | {row['requests']:9d} | "
           f"{row['rate']:6.0f} | {100 * row['cpu_share']:4.0f}% |", file=file, flush=True)
 
 
-HEADER = ("| minute | RSS MB | fds  | WAL MB   | SST MB   | disk MB  | requests  | req/s  | "
-          "CPU  |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+HEADER = ("| minute | RSS MB | fds | sockets | SST fds | WAL MB | SST MB | disk MB | requests | "
+          "req/s | CPU |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 
 
 def slope_per_hour(rows, field):
@@ -277,6 +295,7 @@ def verdict(rows, warmup_minutes):
     # field, label, unit, tolerance over the window: absolute, or a share of the first value
     for field, label, unit, absolute, share in [
             ("rss", "RSS", "MB", 16, 0.10), ("fds", "open fds", "", 4, 0.0),
+            ("sockets", "open sockets", "", 2, 0.0), ("sst_fds", "open SST files", "", 4, 0.0),
             ("wal", "WAL", "MB", 64, 0.0), ("sst", "SST files", "MB", 32, 0.10),
             ("disk", "data directory", "MB", 64, 0.10)]:
         slope = slope_per_hour(steady, field)
@@ -299,20 +318,25 @@ def main():
     parser.add_argument("--threads", type=int, default=4, help="client threads")
     parser.add_argument("--keys", type=int, default=20000, help="distinct item keys")
     parser.add_argument("--warmup", type=float, default=None,
-                        help="minutes left out of the verdict (default: a sixth of the run)")
+                        help="minutes left out of the verdict (default: 12, past the ten "
+                             "minutes ClientRequestTokens are kept, or half a shorter run)")
+    parser.add_argument("--no-stream", action="store_true", help="a table without a stream")
+    parser.add_argument("--no-ttl", action="store_true", help="Time to Live left disabled")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the data directory")
     args, extra = parser.parse_known_args()
-    warmup = args.warmup if args.warmup is not None else args.minutes / 6
+    warmup = args.warmup if args.warmup is not None else min(12, args.minutes / 2)
 
     data_dir = tempfile.mkdtemp(prefix="ddbd-soak-")
     server = Server(args.ddbd, data_dir, extra)
     print(f"soak: ddbd pid {server.proc.pid} on {server.endpoint}, {args.minutes:g} minutes, "
-          f"{args.threads} threads, {args.keys} keys, seed {args.seed}", flush=True)
+          f"{args.threads} threads, {args.keys} keys, seed {args.seed}, stream "
+          f"{'off' if args.no_stream else 'on'}, TTL {'off' if args.no_ttl else 'on'}",
+          flush=True)
     load = Load(args.keys, args.seed)
     rows = []
     try:
-        create_table(server.client())
+        create_table(server.client(), stream=not args.no_stream, ttl=not args.no_ttl)
         started = time.monotonic()
         threads = [threading.Thread(target=load.run, args=(server, i), daemon=True)
                    for i in range(args.threads)]
