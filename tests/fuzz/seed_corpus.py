@@ -229,9 +229,10 @@ def derive(records):
         if target.endswith(".CreateTable"):
             try:
                 body = json.loads(record["body"])
-                with_sort_key[body["TableName"]] = len(body.get("KeySchema", [])) > 1
-            except (ValueError, KeyError, TypeError):
-                pass
+                if isinstance(body["TableName"], str):
+                    with_sort_key[body["TableName"]] = len(body.get("KeySchema", [])) > 1
+            except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+                pass  # a malformed CreateTable of an error test
 
     def rename_tables(text):
         for name, sorted_ in sorted(with_sort_key.items(), key=lambda kv: -len(kv[0])):
@@ -254,42 +255,46 @@ def derive(records):
         add("http_exchange", "\n".join(head) + "\n\n" + text)
         try:
             body = json.loads(record["body"])
-        except ValueError:
+        except (ValueError, RecursionError):  # the depth-limit tests nest 100,000 deep
             continue
         if not isinstance(body, dict):
             continue
-        for request in walk_requests(body):
-            for member, fuzz_target in EXPRESSION_MEMBERS.items():
-                if isinstance(request.get(member), str):
-                    add(fuzz_target, rename_placeholders(request[member]))
-            legacy = {k: request[k] for k in LEGACY_MEMBERS if k in request}
-            if legacy:
-                for k in ("ExpressionAttributeNames", "ExpressionAttributeValues"):
-                    if k in request:
-                        legacy[k] = request[k]
-                add("legacy_parameters", json.dumps(legacy))
-            for member in ("Item", "Key", "ExpressionAttributeValues", "ExclusiveStartKey"):
-                value = request.get(member)
-                if isinstance(value, dict):
-                    add("attribute_value_json", json.dumps(value))
-                    for v in value.values():
-                        add("attribute_value_json", json.dumps(v))
-                    encoded = encode_item(value)
-                    if encoded is not None:
-                        add("item_codec", encoded)
-                    values = list(value.values())
-                    for a, b in zip(values, values[1:] + values[:1]):
-                        pair = key_pair(a, b)
-                        if pair is not None:
-                            add("key_codec", pair)
-        statements = [body.get("Statement")]
-        statements += [s.get("Statement") for s in body.get("Statements", []) or []
-                       if isinstance(s, dict)]
-        statements += [s.get("Statement") for s in body.get("TransactStatements", []) or []
-                       if isinstance(s, dict)]
-        for statement in statements:
-            if isinstance(statement, str):
-                add("partiql", statement)
+        # Error tests send every member in every wrong shape: take what has the right one.
+        try:
+            for request in walk_requests(body):
+                for member, fuzz_target in EXPRESSION_MEMBERS.items():
+                    if isinstance(request.get(member), str):
+                        add(fuzz_target, rename_placeholders(request[member]))
+                legacy = {k: request[k] for k in LEGACY_MEMBERS if k in request}
+                if legacy:
+                    for k in ("ExpressionAttributeNames", "ExpressionAttributeValues"):
+                        if k in request:
+                            legacy[k] = request[k]
+                    add("legacy_parameters", json.dumps(legacy))
+                for member in ("Item", "Key", "ExpressionAttributeValues", "ExclusiveStartKey"):
+                    value = request.get(member)
+                    if isinstance(value, dict):
+                        add("attribute_value_json", json.dumps(value))
+                        for v in value.values():
+                            add("attribute_value_json", json.dumps(v))
+                        encoded = encode_item(value)
+                        if encoded is not None:
+                            add("item_codec", encoded)
+                        values = list(value.values())
+                        for a, b in zip(values, values[1:] + values[:1]):
+                            pair = key_pair(a, b)
+                            if pair is not None:
+                                add("key_codec", pair)
+            statements = [body.get("Statement")]
+            statements += [s.get("Statement") for s in body.get("Statements", []) or []
+                           if isinstance(s, dict)]
+            statements += [s.get("Statement") for s in body.get("TransactStatements", []) or []
+                           if isinstance(s, dict)]
+            for statement in statements:
+                if isinstance(statement, str):
+                    add("partiql", statement)
+        except (AttributeError, TypeError, ValueError):
+            pass
     return corpus
 
 
