@@ -48,9 +48,9 @@ int main(int argc, char** argv) {
   size_t hits = 0;
   for (const auto& query : queries) hits += index.Search(query, "", {}, 10).size();
   const double search_seconds = cpu_seconds() - search_start;
-  std::printf("%zu vectors x %u dims, CPU time: insert %.0f vectors/s (%.1f s), search %.0f/s "
-              "(%zu hits)\n",
-              count, dimensions, count / insert_seconds, insert_seconds,
-              searches / search_seconds, hits);
+  std::printf(
+      "%zu vectors x %u dims, CPU time: insert %.0f vectors/s (%.1f s), search %.0f/s "
+      "(%zu hits)\n",
+      count, dimensions, count / insert_seconds, insert_seconds, searches / search_seconds, hits);
   return 0;
 }

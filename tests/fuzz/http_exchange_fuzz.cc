@@ -59,7 +59,8 @@ constexpr std::pair<std::string_view, std::string_view> kSetup[] = {
              "KeySchema":[{"AttributeName":"a","KeyType":"HASH"}],
              "Projection":{"ProjectionType":"ALL"}}],
          "StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}})"},
-    {"PutItem", R"({"TableName":"items","Item":{"pk":{"S":"a"},"n":{"N":"1"},"l":{"L":[{"S":"x"}]}}})"},
+    {"PutItem",
+     R"({"TableName":"items","Item":{"pk":{"S":"a"},"n":{"N":"1"},"l":{"L":[{"S":"x"}]}}})"},
     {"PutItem",
      R"({"TableName":"sorted","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"a":{"S":"v"},"m":{"M":{"k":{"BOOL":true}}}}})"},
 };
@@ -105,7 +106,8 @@ class Server {
 
  private:
   HttpReply Call(std::string_view operation, std::string_view body, const std::string& auth) {
-    HttpRequest request{.method = "POST", .path = "/",
+    HttpRequest request{.method = "POST",
+                        .path = "/",
                         .content_type = "application/x-amz-json-1.0",
                         .target = "DynamoDB_20120810." + std::string(operation),
                         .authorization = auth,

@@ -16,7 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   std::vector<AttributeValue> parameters;
   for (char c : text) {
-    if (c == '?') parameters.push_back(AttributeValue::NumberText(std::to_string(parameters.size())));
+    if (c == '?') {
+      parameters.push_back(AttributeValue::NumberText(std::to_string(parameters.size())));
+    }
   }
   auto statement = server::ops::ParsePartiql(text, parameters);
   if (!statement.ok()) return 0;

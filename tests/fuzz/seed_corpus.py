@@ -139,11 +139,12 @@ def encode_value(value):
         if kind == "NULL":
             return out
         if kind == "M":
-            parts = [encode_value(v) for _, v in sorted(content.items())]
+            members = sorted(content.items())
+            parts = [encode_value(v) for _, v in members]
             if None in parts:
                 return None
             return out + varint(len(parts)) + b"".join(
-                length_prefixed(k.encode()) + p for (k, _), p in zip(sorted(content.items()), parts))
+                length_prefixed(k.encode()) + p for (k, _), p in zip(members, parts))
         if kind == "L":
             parts = [encode_value(v) for v in content]
             return None if None in parts else out + varint(len(parts)) + b"".join(parts)
