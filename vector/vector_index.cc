@@ -572,6 +572,12 @@ size_t VectorIndex::LoadGraphs(const std::string& prefix) {
       continue;  // unreadable: the partition builds its graph anew
     }
     if (graph->cur_element_count != count) continue;
+    // hnswlib 0.6.2's loading constructor never zeroes num_deleted_ before adding the saved
+    // deletions to it, so count them again. (Found by UBSan: the garbage count made
+    // GraphSearch's fetch size overflow. Pinned by: asan.VectorIndexTest.
+    // SavedGraphsAttachToTheSameEntriesLoadedInAnotherOrder.)
+    graph->num_deleted_ = 0;
+    for (hnswlib::tableint i = 0; i < count; ++i) graph->num_deleted_ += graph->isMarkedDeleted(i);
     // Labels were the saving process's slots: relabel each element with this process's slot
     // of the same entry. Elements without one stay deleted, under labels no slot can have.
     graph->label_lookup_.clear();

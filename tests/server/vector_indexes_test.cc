@@ -111,6 +111,7 @@ TEST(VectorIndexesTest, SavedGraphsAreUsedOnlyForTheStateTheyWereSavedIn) {
     }
     ASSERT_FALSE(memory->NeedsBuild());
     ASSERT_OK(first.SaveGraphs(temp.db(), graphs));
+    maintainer.SetVectorListener(nullptr);  // `first` ends here; writes must not reach it
   }
   ASSERT_TRUE(std::filesystem::exists(graphs + "/sequence"));
   {
@@ -129,6 +130,7 @@ TEST(VectorIndexesTest, SavedGraphsAreUsedOnlyForTheStateTheyWereSavedIn) {
     const auto hits = memory->Search(std::vector<float>{36, 18}, "", {}, 1);
     ASSERT_EQ(hits.size(), 1u);
     EXPECT_EQ(hits[0].score, 0);
+    maintainer.SetVectorListener(nullptr);  // the write below must not reach `second`
   }
   // A write after the save: the saved graph no longer describes the index and is ignored.
   ASSERT_OK(Write(temp.db(), *table, 5000, Point(5000, 1, 1)));
