@@ -61,7 +61,15 @@ Result<int64_t> AsLong(JsonValue value) {
   switch (value.type()) {
     case element_type::INT64: return int64_t(value.get_int64());
     case element_type::UINT64: return Error::Serialization("Numeric value out of range of long");
-    case element_type::DOUBLE: return static_cast<int64_t>(double(value.get_double()));
+    case element_type::DOUBLE: {
+      // Truncated toward zero, as Jackson coerces; past the range of a long, refused (a cast
+      // would be undefined behaviour).
+      const double number = value.get_double();
+      if (!(number >= -0x1p63 && number < 0x1p63)) {
+        return Error::Serialization("Numeric value out of range of long");
+      }
+      return static_cast<int64_t>(number);
+    }
     case element_type::STRING: return Error::Serialization("STRING_VALUE cannot be converted to Long");
     default: return Mismatch(value, "Long");
   }

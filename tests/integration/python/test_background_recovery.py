@@ -4,6 +4,8 @@ Each test kills the server while a table or index is between states (a delayed s
 change, a GSI backfill, a restore), starts it again on the same data and checks that the
 table reaches the state the acknowledged request asked for, with exactly the right items.
 """
+import http.client
+import json
 import signal
 import threading
 import time
@@ -36,13 +38,13 @@ def load(client, table, count, group="g"):
             pending = client.batch_write_item(RequestItems=pending)["UnprocessedItems"]
 
 
-def wait_for(predicate, timeout=60.0, what="condition"):
+def wait_for(predicate, timeout=60.0, what="condition", pause=0.05):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
-        time.sleep(0.05)
+        time.sleep(pause)
     raise AssertionError(f"timed out waiting for {what}")
 
 
@@ -202,15 +204,20 @@ def test_restore_killed_midway_is_rolled_back_never_left_half_restored(restartab
     load(server.client, "Source", 30000)
     arn = server.client.create_backup(TableName="Source",
                                       BackupName="full")["BackupDetails"]["BackupArn"]
+    # A request runs on the I/O thread its connection was dealt to (in turn), so the restore
+    # blocks one of them: two connections opened first watch it, one of them from a free thread.
+    watchers = [Watcher(server.process) for _ in range(2)]
     client = server.client
     threading.Thread(target=lambda: _ignore_errors(
         lambda: client.restore_table_from_backup(TargetTableName="Copy", BackupArn=arn)),
         daemon=True).start()
+    for watcher in watchers:
+        watcher.start()
+    wait_for(lambda: any(w.seen_creating for w in watchers), timeout=60,
+             what="the restored table, CREATING")
     # While the restore runs, the new table is CREATING: neither readable nor writable.
-    seen = wait_for(lambda: table_status(client, "Copy"), timeout=30, what="the restored table")
-    assert seen == "CREATING"
-    with pytest.raises(client.exceptions.ResourceNotFoundException):
-        client.get_item(TableName="Copy", Key={"pk": {"S": "1"}})
+    watcher = next(w for w in watchers if w.seen_creating)
+    assert watcher.seen_creating == (400, "ResourceNotFoundException")
     server.kill_and_restart()
     # The restore was never answered: it is rolled back, and can simply be asked for again.
     assert table_status(server.client, "Copy") is None
@@ -220,6 +227,38 @@ def test_restore_killed_midway_is_rolled_back_never_left_half_restored(restartab
     assert scan_count(server.client, "Copy") == 30000
     assert count_group(server.client, "Copy") == 30000
     assert server.client.describe_table(TableName="Copy")["Table"]["ItemCount"] == 30000
+
+
+class Watcher(threading.Thread):
+    """Polls DescribeTable for "Copy" on one kept-alive connection; the first time it sees
+    the table CREATING it tries a GetItem: seen_creating = (its status, its error type)."""
+
+    def __init__(self, process):
+        super().__init__(daemon=True)
+        self.connection = http.client.HTTPConnection("127.0.0.1", process.port, timeout=60)
+        self.call("ListTables", {})  # accepted now, before the restore starts
+        self.seen_creating = None
+
+    def call(self, operation, body):
+        self.connection.request("POST", "/", body=json.dumps(body), headers={
+            "Content-Type": "application/x-amz-json-1.0",
+            "X-Amz-Target": "DynamoDB_20120810." + operation})
+        response = self.connection.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+
+    def run(self):
+        try:
+            while not self.seen_creating:
+                status, body = self.call("DescribeTable", {"TableName": "Copy"})
+                if status != 200:
+                    continue
+                if body["Table"]["TableStatus"] == "ACTIVE":
+                    return
+                status, body = self.call("GetItem", {"TableName": "Copy",
+                                                     "Key": {"pk": {"S": "1"}}})
+                self.seen_creating = (status, body.get("__type", "").split("#")[-1])
+        except (OSError, http.client.HTTPException):
+            pass  # the server was killed
 
 
 def _ignore_errors(call):
