@@ -30,11 +30,11 @@ Result<std::optional<std::string>> ClientTokens::Begin(const std::string& scope,
                                                        std::string_view request) {
   std::lock_guard lock(mutex_);
   EvictLocked(Clock::now());
-  auto [it, inserted] =
-      entries_.try_emplace({scope, token}, Entry{Digest(request), std::nullopt, {}});
+  std::string digest = Digest(request);
+  auto [it, inserted] = entries_.try_emplace({scope, token}, Entry{digest, std::nullopt, {}});
   if (inserted) return std::optional<std::string>();
   const Entry& entry = it->second;
-  if (entry.digest != Digest(request)) {
+  if (entry.digest != digest) {
     // Text unverified against DynamoDB (its exception has no published message).
     return Error::IdempotentParameterMismatch(
         "Request parameters do not match the request that used this ClientRequestToken");

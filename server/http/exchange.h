@@ -25,7 +25,8 @@ struct HttpRequest {
   std::string access_control_request_headers;
   std::string access_control_request_method;
   std::string body;
-  // Every header as received, in order, names as sent: what a signature covers.
+  // Every header as received, in order, names as sent: what a signature covers (filled only
+  // when signatures are verified, --credentials).
   std::vector<std::pair<std::string, std::string>> headers;
 };
 

@@ -53,11 +53,12 @@ const std::string& HttpDate() {
   return value;
 }
 
-// Copies the headers HandleExchange looks at, in one pass over the request's fields.
-void CopyHeaders(const bhttp::request<bhttp::string_body>& request, HttpRequest& out) {
-  out.headers.reserve(16);
+// Copies the headers HandleExchange looks at, in one pass over the request's fields; every
+// header as well when `all` (signatures are verified: they cover the headers as sent).
+void CopyHeaders(const bhttp::request<bhttp::string_body>& request, bool all, HttpRequest& out) {
+  if (all) out.headers.reserve(16);
   for (const auto& field : request) {
-    out.headers.emplace_back(field.name_string(), field.value());
+    if (all) out.headers.emplace_back(field.name_string(), field.value());
     std::string* target = nullptr;
     switch (field.name()) {
       case bhttp::field::content_type: target = &out.content_type; break;
@@ -214,7 +215,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     HttpRequest in;
     in.method = std::string(request.method_string());
     in.path = std::string(request.target());
-    CopyHeaders(request, in);
+    CopyHeaders(request, service_.options().credentials != nullptr, in);
     in.body = std::move(request.body());
     HttpReply reply = HandleExchange(service_, in);
     Send(std::move(reply), request.keep_alive(), request.version());

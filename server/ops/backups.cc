@@ -337,13 +337,14 @@ Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
                              "PAY_PER_REQUEST backup as PROVISIONED");
   }
   DDBD_ASSIGN_OR_RETURN(auto created, ctx.catalog().Create(std::move(definition)));
-  Status restored = RestoreItems(ctx, backup, *created);
-  Result<std::shared_ptr<const TableDef>> table = restored.ok()
-      ? ctx.catalog().Modify(created->id, [](TableDef& complete) {
-          complete.status = TableStatus::kActive;
-          return OkStatus();
-        })
-      : Result<std::shared_ptr<const TableDef>>(restored.error());
+  auto restore = [&]() -> Result<std::shared_ptr<const TableDef>> {
+    DDBD_RETURN_IF_ERROR(RestoreItems(ctx, backup, *created));
+    return ctx.catalog().Modify(created->id, [](TableDef& complete) {
+      complete.status = TableStatus::kActive;
+      return OkStatus();
+    });
+  };
+  Result<std::shared_ptr<const TableDef>> table = restore();
   if (!table.ok()) {
     DropTable(ctx, *created).IgnoreError();  // no half-restored table is left behind
     return table.error();

@@ -61,31 +61,16 @@ def index_statuses(client, name):
 
 
 def count_group(client, table, index="ByGroup", group="g"):
-    count, start = 0, None
-    while True:
-        args = dict(TableName=table, IndexName=index, Select="COUNT",
-                    KeyConditionExpression="#g = :g", ExpressionAttributeNames={"#g": "group"},
-                    ExpressionAttributeValues={":g": {"S": group}})
-        if start:
-            args["ExclusiveStartKey"] = start
-        page = client.query(**args)
-        count += page["Count"]
-        start = page.get("LastEvaluatedKey")
-        if not start:
-            return count
+    pages = client.get_paginator("query").paginate(
+        TableName=table, IndexName=index, Select="COUNT",
+        KeyConditionExpression="#g = :g", ExpressionAttributeNames={"#g": "group"},
+        ExpressionAttributeValues={":g": {"S": group}})
+    return sum(page["Count"] for page in pages)
 
 
 def scan_count(client, table):
-    count, start = 0, None
-    while True:
-        args = dict(TableName=table, Select="COUNT")
-        if start:
-            args["ExclusiveStartKey"] = start
-        page = client.scan(**args)
-        count += page["Count"]
-        start = page.get("LastEvaluatedKey")
-        if not start:
-            return count
+    pages = client.get_paginator("scan").paginate(TableName=table, Select="COUNT")
+    return sum(page["Count"] for page in pages)
 
 
 @pytest.fixture

@@ -157,6 +157,15 @@ def low_fd_limit(limit):
     return apply
 
 
+def fds_table(process):
+    """A client of `process`, and its table "fds" (hash key p)."""
+    ddb = process.client()
+    ddb.create_table(TableName="fds", BillingMode="PAY_PER_REQUEST",
+                     KeySchema=[{"AttributeName": "p", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "p", "AttributeType": "S"}])
+    return ddb
+
+
 def open_idle(port, count):
     sockets = []
     for _ in range(count):
@@ -170,10 +179,7 @@ def test_idle_connections_cannot_take_the_descriptors_storage_needs():
     process = DdbdProcess(preexec_fn=low_fd_limit(256)).start()
     idle = []
     try:
-        ddb = process.client()
-        ddb.create_table(TableName="fds", BillingMode="PAY_PER_REQUEST",
-                         KeySchema=[{"AttributeName": "p", "KeyType": "HASH"}],
-                         AttributeDefinitions=[{"AttributeName": "p", "AttributeType": "S"}])
+        ddb = fds_table(process)
         idle = open_idle(process.port, 400)
         time.sleep(0.5)
         before = cpu_seconds(process.proc.pid)
@@ -207,10 +213,7 @@ def test_storage_io_errors_are_reported_and_recovered():
     process = DdbdProcess("--max-connections", "100000", preexec_fn=low_fd_limit(256)).start()
     idle = []
     try:
-        ddb = process.client()
-        ddb.create_table(TableName="fds", BillingMode="PAY_PER_REQUEST",
-                         KeySchema=[{"AttributeName": "p", "KeyType": "HASH"}],
-                         AttributeDefinitions=[{"AttributeName": "p", "AttributeType": "S"}])
+        ddb = fds_table(process)
         writer = connect(process)   # opened before the descriptors run out
         checker = connect(process)
         idle = open_idle(process.port, 400)
