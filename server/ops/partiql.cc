@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "expressions/parser.h"
 #include "model/number.h"
 
 namespace ddbd::server::ops {
@@ -174,19 +175,39 @@ class Parser {
     DDBD_ASSIGN_OR_RETURN(std::string name, Identifier());
     if (first) *first = name;
     std::string text = NamePlaceholder(name);
-    for (;;) {
+    // The path becomes part of an expression, so it keeps that grammar's limits.
+    for (size_t levels = 1;; ++levels) {
       if (Punct(".")) {
         DDBD_ASSIGN_OR_RETURN(std::string member, Identifier());
         text += "." + NamePlaceholder(member);
       } else if (Punct("[")) {
-        if (Peek().kind != Token::Kind::kNumber) return Unexpected();
-        text += "[" + Peek().text + "]";
-        ++pos_;
+        DDBD_ASSIGN_OR_RETURN(std::string index, ListIndex());
+        text += "[" + index + "]";
         DDBD_RETURN_IF_ERROR(Expect("]"));
       } else {
         return text;
       }
+      if (levels + 1 > expressions::kMaxPathLevels) {
+        return Error::Validation("The document path has too many nesting levels; nesting levels: " +
+                                 std::to_string(levels + 1));
+      }
     }
+  }
+
+  // A list index: digits only, at most 2^31-1 (the expression grammar's bound).
+  Result<std::string> ListIndex() {
+    const Token& token = Peek();
+    const bool digits = token.kind == Token::Kind::kNumber &&
+                        std::all_of(token.text.begin(), token.text.end(),
+                                    [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits) return Unexpected();
+    if (token.text.size() > 10 || std::stoll(token.text) > expressions::kMaxListIndex) {
+      return Error::Validation("List index is not within the allowable range; index: [" +
+                               token.text + "]");
+    }
+    std::string index = token.text;
+    ++pos_;
+    return index;
   }
 
   // Counts one level of nesting while alive; deep statements are refused before they
@@ -358,6 +379,9 @@ class Parser {
     std::string name, value;
     DDBD_ASSIGN_OR_RETURN(std::string left, Operand(&name, &value));
     if (Keyword("IS")) {
+      // Both translate into functions whose first operand must be a document path.
+      const bool is_path = value.empty() && !left.starts_with("size(");
+      if (!is_path) return Malformed("IS MISSING and IS NULL need an attribute path");
       const bool negated = Keyword("NOT");
       if (Keyword("MISSING")) {
         term.text = std::string(negated ? "attribute_exists(" : "attribute_not_exists(") + left + ")";

@@ -99,6 +99,34 @@ TEST(PartiqlTest, Refusals) {
             "Statement wasn't well formed, can't be processed: the condition is nested too deeply");
   EXPECT_EQ(refused("SELECT * FROM t WHERE a = 'open"),
             "Statement wasn't well formed, can't be processed: unterminated quoted text");
+  // Paths follow the expression grammar's limits: 32 levels, list indexes 0..2^31-1 written
+  // as digits (found by fuzz.partiql: the translated update did not parse).
+  std::string deep_path = "a";
+  for (int i = 1; i < 33; ++i) deep_path += ".a";
+  EXPECT_EQ(refused("UPDATE t SET " + deep_path + " = 1 WHERE pk = 'k'"),
+            "The document path has too many nesting levels; nesting levels: 33");
+  EXPECT_EQ(refused("UPDATE t SET " + deep_path.substr(2) + " = 1 WHERE pk = 'k'"), "accepted");
+  EXPECT_EQ(refused("SELECT a[2147483648] FROM t"),
+            "List index is not within the allowable range; index: [2147483648]");
+  EXPECT_EQ(refused("SELECT a[2147483647] FROM t"), "accepted");
+  EXPECT_EQ(refused("SELECT a[1.5] FROM t"),
+            "Statement wasn't well formed, can't be processed: unexpected token '1.5'");
+  EXPECT_EQ(refused("SELECT a[1e2] FROM t"),
+            "Statement wasn't well formed, can't be processed: unexpected token '1e2'");
+  // IS MISSING / IS NULL test an attribute; a literal or size() there is refused, never
+  // turned into an expression the condition grammar cannot parse (found by fuzz.partiql).
+  for (std::string_view operand : {"'x'", "5", "size(a)", "?"}) {
+    EXPECT_EQ(refused("SELECT * FROM t WHERE " + std::string(operand) + " IS NOT MISSING",
+                      {AttributeValue::String("p")}),
+              "Statement wasn't well formed, can't be processed: IS MISSING and IS NULL need an "
+              "attribute path")
+        << operand;
+    EXPECT_EQ(refused("SELECT * FROM t WHERE " + std::string(operand) + " IS NULL",
+                      {AttributeValue::String("p")}),
+              "Statement wasn't well formed, can't be processed: IS MISSING and IS NULL need an "
+              "attribute path")
+        << operand;
+  }
 }
 
 }  // namespace
