@@ -134,6 +134,15 @@ Status ReadProjection(wire::JsonObject object, const std::string& path,
       const std::string attributes_path = path + ".projection.nonKeyAttributes";
       if (names.empty()) errors.LengthAtLeast("[]", attributes_path, 1);
       if (names.size() > 20) errors.LengthAtMost("[...]", attributes_path, 20);
+      // Pinned by: test_index_updates.py::test_non_key_attribute_names_are_1_to_255_characters
+      if (std::any_of(names.begin(), names.end(),
+                      [](const std::string& name) {
+                        return name.empty() || wire::CharacterCount(name) > 255;
+                      })) {
+        errors.EachMember(wire::JavaList(names), attributes_path,
+                          "[Member must have length less than or equal to 255, Member must have "
+                          "length greater than or equal to 1]");
+      }
       non_key_attributes = std::move(names);
     }
   }

@@ -1,6 +1,7 @@
 // Legacy parameter translation.
 #include "server/ops/legacy_parameters.h"
 
+#include <algorithm>
 #include <span>
 
 #include "expressions/evaluator.h"
@@ -397,6 +398,17 @@ Status TranslateLegacy(wire::JsonObject body, const ExpressionMembers& accepted,
         return Error::Validation("1 validation error detected: Value '[...]' at 'attributesToGet' "
                                  "failed to satisfy constraint: Member must have length less than "
                                  "or equal to 255");
+      }
+      // Pinned by: test_legacy_parameters.py::test_attributes_to_get_names_are_at_most_65535_characters
+      if (std::any_of(paths.begin(), paths.end(), [](const expressions::ResolvedPath& path) {
+            return wire::CharacterCount(path[0].name) > 65535;
+          })) {
+        std::vector<std::string> listed;
+        for (const auto& path : paths) listed.push_back(path[0].name);
+        wire::ConstraintErrors errors;
+        errors.EachMember(wire::JavaList(listed), "attributesToGet",
+                          "[Member must have length less than or equal to 65535]");
+        return errors.ToStatus();
       }
       // Pinned by: test_legacy_parameters.py::test_attributes_to_get_refusals
       for (size_t i = 0; i < paths.size(); ++i) {

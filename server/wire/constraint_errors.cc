@@ -54,6 +54,10 @@ void ConstraintErrors::Pattern(std::string_view value, std::string_view path,
                                std::string_view pattern) {
   Add(value, path, "Member must satisfy regular expression pattern: " + std::string(pattern));
 }
+void ConstraintErrors::EachMember(std::string_view value, std::string_view path,
+                                  std::string_view constraints, std::string_view of) {
+  Add(value, path, std::string(of) + " must satisfy constraint: " + std::string(constraints));
+}
 void ConstraintErrors::Enum(std::string_view value, std::string_view path,
                             std::string_view allowed) {
   Add(value, path, "Member must satisfy enum value set: " + std::string(allowed));
@@ -82,6 +86,22 @@ Status ConstraintErrors::ToStatus() const {
     message += items_[i];
   }
   return Error::Validation(std::move(message));
+}
+
+size_t CharacterCount(std::string_view text) {
+  // Every byte but UTF-8's continuation bytes (10xxxxxx) starts a character.
+  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+std::string JavaList(const std::vector<std::string>& elements) {
+  std::string out = "[";
+  for (size_t i = 0; i < elements.size(); ++i) {
+    if (i) out += ", ";
+    out += elements[i];
+  }
+  return out + "]";
 }
 
 }  // namespace ddbd::server::wire

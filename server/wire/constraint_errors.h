@@ -26,6 +26,11 @@ class ConstraintErrors {
   void ValueAtMost(std::string_view value, std::string_view path, int64_t max);
   void Pattern(std::string_view value, std::string_view path, std::string_view pattern);
   void Enum(std::string_view value, std::string_view path, std::string_view allowed);
+  // A list member or map key that breaks its own shape's constraints: `constraints` lists
+  // all of that shape's constraints, "[Member must …, Member must …]". `of` is "Member" for
+  // list members, "Map keys" for map keys.
+  void EachMember(std::string_view value, std::string_view path, std::string_view constraints,
+                  std::string_view of = "Member");
 
   // Checks a table name against [a-zA-Z0-9_.-]+ and 3..max_length characters.
   void TableName(std::string_view name, std::string_view path, size_t max_length = 255);
@@ -37,6 +42,13 @@ class ConstraintErrors {
  private:
   std::vector<std::string> items_;
 };
+
+// The number of characters (code points, as the model's length constraints count) of UTF-8
+// `text`.
+size_t CharacterCount(std::string_view text);
+
+// A list as Java prints it, the way constraint errors echo one: "[a, b]".
+std::string JavaList(const std::vector<std::string>& elements);
 
 // True when `name` matches [a-zA-Z0-9_.-]+.
 bool IsValidResourceName(std::string_view name);

@@ -245,3 +245,20 @@ def test_duplicate_non_key_attributes(raw):
     assert (status, name, message) == (
         400, "ValidationException",
         "One or more parameter values were invalid: Duplicate element in NonKeyAttributes: x")
+
+
+@pytest.mark.parametrize("name", ["", "x" * 256])
+def test_non_key_attribute_names_are_1_to_255_characters(raw, name):
+    # The API model's NonKeyAttributeName: 1..255 characters, a constraint on each member.
+    status, error, message, _ = raw("CreateTable", {
+        "TableName": f"nka_len_{time.monotonic_ns()}", "BillingMode": "PAY_PER_REQUEST",
+        "KeySchema": keys(("pk", "HASH")), "AttributeDefinitions": attr_defs(pk="S", g="S"),
+        "GlobalSecondaryIndexes": [{"IndexName": "ByG", "KeySchema": keys(("g", "HASH")),
+                                    "Projection": {"ProjectionType": "INCLUDE",
+                                                   "NonKeyAttributes": ["x", name]}}]})
+    assert (status, error, message) == (
+        400, "ValidationException",
+        f"1 validation error detected: Value '[x, {name}]' at "
+        "'globalSecondaryIndexes.1.member.projection.nonKeyAttributes' failed to satisfy constraint: "
+        "Member must satisfy constraint: [Member must have length less than or equal to 255, "
+        "Member must have length greater than or equal to 1]")

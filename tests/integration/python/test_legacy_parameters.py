@@ -228,3 +228,15 @@ def test_attributes_to_get_refusals(raw, table):
     assert legacy_error(raw, "Scan", {"TableName": table, "AttributesToGet": [f"a{i}" for i in range(256)]}) == (
         "1 validation error detected: Value '[...]' at 'attributesToGet' failed to satisfy constraint: "
         "Member must have length less than or equal to 255")
+
+
+def test_attributes_to_get_names_are_at_most_65535_characters(raw, table):
+    # The API model's AttributeName: at most 65,535 characters, a constraint on each member.
+    key = {"PK": {"S": "P"}, "SK": {"S": "S1"}}
+    long_name = "n" * 65536
+    echoed = ("[a, " + long_name + "]")[:16 * 1024] + "..."
+    assert legacy_error(raw, "GetItem", {"TableName": table, "Key": key, "AttributesToGet": ["a", long_name]}) == (
+        f"1 validation error detected: Value '{echoed}' at 'attributesToGet' failed to satisfy constraint: "
+        "Member must satisfy constraint: [Member must have length less than or equal to 65535]")
+    status, _, _, _ = raw("GetItem", {"TableName": table, "Key": key, "AttributesToGet": ["a", "n" * 65535]})
+    assert status == 200
