@@ -6,6 +6,7 @@
 #include "expressions/evaluator.h"
 #include "index/index_entries.h"
 #include "server/wire/attribute_value_json.h"
+#include "server/wire/constraint_errors.h"
 #include "storage/key_codec.h"
 
 namespace ddbd::server::ops {
@@ -142,6 +143,22 @@ Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options, bo
     return Error::Validation("One or more parameter values were invalid: Select type "
                              "ALL_ATTRIBUTES is not supported for global secondary index " +
                              index.name + " because its projection type is not ALL");
+  }
+  if (!index.local && options.expressions.projection) {
+    // A GSI read cannot fetch from the table (an LSI read can).
+    // Pinned by: test_indexes.py::test_projecting_attributes_a_gsi_does_not_hold_is_refused
+    std::vector<std::string> missing;
+    for (const expressions::ResolvedPath& path : *options.expressions.projection) {
+      const std::string& name = path[0].name;
+      if (!index::Projects(table, index, name) &&
+          std::find(missing.begin(), missing.end(), name) == missing.end()) {
+        missing.push_back(name);
+      }
+    }
+    if (!missing.empty()) {
+      return Error::Validation("One or more parameter values were invalid: Global secondary index " +
+                               index.name + " does not project " + wire::JavaList(missing));
+    }
   }
   return target;
 }

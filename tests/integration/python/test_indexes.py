@@ -83,6 +83,39 @@ def test_select_all_attributes_rejected_on_keys_only_gsi(ddb, shop):
         "global secondary index TotalIndex because its projection type is not ALL")
 
 
+def test_projecting_attributes_a_gsi_does_not_hold_is_refused(ddb, shop):
+    # A GSI read cannot fetch from the table: asking for an attribute the index does not
+    # project is a ValidationException (recorded against DynamoDB in localstack#478), on
+    # Query and Scan alike, with ProjectionExpression or AttributesToGet; index and table
+    # keys, and nested paths below them, are projected.
+    def refused(operation, **request):
+        with pytest.raises(ddb.exceptions.ClientError) as error:
+            getattr(ddb, operation)(TableName=shop, IndexName="TotalIndex", **request)
+        return error.value.response["Error"]["Code"], error.value.response["Error"]["Message"]
+    query = {"KeyConditionExpression": "#s = :s", "ExpressionAttributeValues": {":s": {"S": "paid"}}}
+    assert refused("query", ProjectionExpression="order_id, #s, customer",
+                   ExpressionAttributeNames={"#s": "status"}, **query) == (
+        "ValidationException",
+        "One or more parameter values were invalid: Global secondary index TotalIndex does not project "
+        "[customer]")
+    assert refused("scan", ProjectionExpression="customer.#n, placed_at, #t",
+                   ExpressionAttributeNames={"#n": "name", "#t": "total"}) == (
+        "ValidationException",
+        "One or more parameter values were invalid: Global secondary index TotalIndex does not project "
+        "[customer, placed_at]")
+    assert refused("scan", AttributesToGet=["order_id", "placed_at"]) == (
+        "ValidationException",
+        "One or more parameter values were invalid: Global secondary index TotalIndex does not project "
+        "[placed_at]")
+    items = ddb.query(TableName=shop, IndexName="TotalIndex", ProjectionExpression="order_id, #t",
+                      ExpressionAttributeNames={"#s": "status", "#t": "total"}, **query)["Items"]
+    assert sorted(i["order_id"]["S"] for i in items) == ["o1", "o2", "o3", "o5"]
+    # An ALL-projected GSI projects everything.
+    items = ddb.query(TableName=shop, IndexName="StatusIndex", ProjectionExpression="customer",
+                      ExpressionAttributeNames={"#s": "status"}, **query)["Items"]
+    assert items == [{"customer": {"S": "c1"}}] * 4
+
+
 def test_index_entries_follow_updates_deletes_and_batches(ddb, shop):
     def paid_ids():
         response = ddb.query(TableName=shop, IndexName="StatusIndex", KeyConditionExpression="#s = :s",
