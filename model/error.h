@@ -97,6 +97,8 @@ class Error {
   ErrorCode code() const { return code_; }
   const std::string& message() const { return message_; }
   std::string_view type() const { return ErrorInfoFor(code_).type; }
+  // The exception's name without its namespace ("ValidationException").
+  std::string_view name() const { return type().substr(type().rfind('#') + 1); }
   int http_status() const { return ErrorInfoFor(code_).http_status; }
   // The item returned with ConditionalCheckFailedException when the request asked for it.
   const std::shared_ptr<const Item>& item() const { return item_; }

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "server/ops/ops.h"
+#include "model/log.h"
 
 namespace ddbd::server {
 namespace {
@@ -92,10 +93,10 @@ Result<std::string> Dispatch(const Operation& operation, OpContext& ctx, const R
   try {
     return operation.handler(ctx, req);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "ddbd: %.*s failed: %s\n", static_cast<int>(operation.name.size()),
+    log::Error("%.*s failed: %s", static_cast<int>(operation.name.size()),
                  operation.name.data(), e.what());
   } catch (...) {
-    std::fprintf(stderr, "ddbd: %.*s failed with an unknown exception\n",
+    log::Error("%.*s failed with an unknown exception",
                  static_cast<int>(operation.name.size()), operation.name.data());
   }
   return Error::Internal();

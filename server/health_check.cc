@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include "model/log.h"
 
 namespace ddbd::server {
 
@@ -18,7 +19,7 @@ int HealthCheck(std::string address, uint16_t port) {
   target.sin_family = AF_INET;
   target.sin_port = htons(port);
   if (inet_pton(AF_INET, address.c_str(), &target.sin_addr) != 1) {
-    std::fprintf(stderr, "ddbd: health check: not an IPv4 address: %s\n", address.c_str());
+    log::Error("health check: not an IPv4 address: %s", address.c_str());
     return 1;
   }
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -37,7 +38,7 @@ int HealthCheck(std::string address, uint16_t port) {
   if (answered && std::strncmp(reply, "HTTP/1.1 200", 12) == 0) return 0;
   // The body says why: {"status":"unhealthy","reason":"storage: IO error: ..."}.
   const char* body = answered ? std::strstr(reply, "\r\n\r\n") : nullptr;
-  std::fprintf(stderr, "ddbd: health check of %s:%u failed%s%s\n", address.c_str(), port,
+  log::Error("health check of %s:%u failed%s%s", address.c_str(), port,
                answered ? ": " : "", body ? body + 4 : answered ? reply : "");
   return 1;
 }

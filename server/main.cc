@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "index/index_entries.h"
+#include "model/log.h"
 #include "server/file_limits.h"
 #include "server/health_check.h"
 #include "server/http/server.h"
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   server::CommandLine& cl = *parsed;
+  log::SetLevel(cl.log_level);
   if (cl.help) {
     std::fputs(server::UsageText().c_str(), stdout);
     return 0;
@@ -46,12 +48,12 @@ int main(int argc, char** argv) {
 
   auto db = storage::Database::Open(cl.storage);
   if (!db.ok()) {
-    std::fprintf(stderr, "ddbd: cannot open database: %s\n", db.error().message().c_str());
+    log::Error("cannot open database: %s", db.error().message().c_str());
     return 1;
   }
   auto catalog = storage::Catalog::Load(**db);
   if (!catalog.ok()) {
-    std::fprintf(stderr, "ddbd: cannot load catalog: %s\n", catalog.error().message().c_str());
+    log::Error("cannot load catalog: %s", catalog.error().message().c_str());
     return 1;
   }
   index::Maintainer index_maintainer(**catalog);
@@ -61,18 +63,17 @@ int main(int argc, char** argv) {
   std::optional<std::string> graph_dir;
   if (!cl.storage.in_memory) graph_dir = cl.storage.path + "/vector-graphs";
   if (Status loaded = service.StartVectorIndexes(index_maintainer, graph_dir); !loaded.ok()) {
-    std::fprintf(stderr, "ddbd: cannot load vector indexes: %s\n", loaded.error().message().c_str());
+    log::Error("cannot load vector indexes: %s", loaded.error().message().c_str());
     return 1;
   }
   server::ops::ResumeInterruptedWork(service);
   server::http::HttpServer http(service, cl.server);
   if (Status started = http.Start(); !started.ok()) {
-    std::fprintf(stderr, "ddbd: %s\n", started.error().message().c_str());
+    log::Error("%s", started.error().message().c_str());
     return 1;
   }
-  for (const auto& note : cl.notes) std::fprintf(stderr, "ddbd: %s\n", note.c_str());
-  std::fprintf(stderr,
-               "ddbd: listening on %s:%u%s; storage: %s; isolation: %s; max connections: %d\n",
+  for (const auto& note : cl.notes) log::Info("%s", note.c_str());
+  log::Info("listening on %s:%u%s; storage: %s; isolation: %s; max connections: %d",
                cl.server.address.c_str(), http.port(), cl.server.tls() ? " (https)" : "",
                cl.storage.in_memory ? "in memory" : cl.storage.path.c_str(),
                cl.service.isolation.Describe().c_str(), cl.server.max_connections);
@@ -80,7 +81,7 @@ int main(int argc, char** argv) {
   std::thread signal_thread([&] {
     int received = 0;
     sigwait(&signals, &received);
-    std::fprintf(stderr, "ddbd: signal %d, shutting down\n", received);
+    log::Info("signal %d, shutting down", received);
     http.Stop();
   });
   service.ttl().Start();
@@ -88,11 +89,11 @@ int main(int argc, char** argv) {
   service.ttl().Stop();
   signal_thread.join();
   if (Status saved = service.SaveVectorGraphs(); !saved.ok()) {
-    std::fprintf(stderr, "ddbd: vector graphs not saved (rebuilt at the next start): %s\n",
+    log::Warning("vector graphs not saved (rebuilt at the next start): %s",
                  saved.error().message().c_str());
   }
   if (Status flushed = (*db)->Flush(); !flushed.ok()) {
-    std::fprintf(stderr, "ddbd: %s\n", flushed.error().message().c_str());
+    log::Error("%s", flushed.error().message().c_str());
     return 1;
   }
   return 0;

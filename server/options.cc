@@ -92,6 +92,9 @@ std::string UsageText() {
                         looked for and deleted (default 1000; DynamoDB takes up to days)
   --cors ORIGINS        origins allowed to call from a browser, comma-separated
                         (default *: every origin)
+  --log-level LEVEL     error, warning, info (the default) or debug
+  --log-requests        log one line per request: its id (x-amzn-RequestId), method,
+                        operation, status, error type and time taken
   --health-check        ask the ddbd at --address/--port whether it answers (exit status
                         0 or 1), for container health checks
   --help                print this text
@@ -214,6 +217,16 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       DDBD_ASSIGN_OR_RETURN(cl.server.tls_certificate, value());
     } else if (arg == "--tls-key") {
       DDBD_ASSIGN_OR_RETURN(cl.server.tls_private_key, value());
+    } else if (arg == "--log-level") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      std::optional<log::Level> level = log::ParseLevel(text);
+      if (!level) {
+        return Error::Validation("invalid value for --log-level: '" + text +
+                                 "' (expected error, warning, info or debug)");
+      }
+      cl.log_level = *level;
+    } else if (arg == "--log-requests") {
+      cl.service.log_requests = true;
     } else if (arg == "--health-check") {
       cl.health_check = true;
     } else if (arg == "--help" || arg == "-help" || arg == "-h") {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/log.h"
 #include "server/http/server.h"
 #include "server/service.h"
 #include "storage/database.h"
@@ -16,6 +17,7 @@ struct CommandLine {
   storage::OpenOptions storage;
   ServiceOptions service;
   bool help = false;
+  log::Level log_level = log::Level::kInfo;
   bool health_check = false;  // ask a running ddbd (--address/--port) whether it answers
   bool max_connections_set = false;  // --max-connections given: not derived from the fd limit
   std::vector<std::string> notes;  // printed to stderr at start-up

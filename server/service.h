@@ -52,6 +52,8 @@ struct ServiceOptions {
   // DynamoDB Local's -delayTransientStatuses: how long tables and indexes stay CREATING,
   // UPDATING or DELETING (0: state changes are immediate, as DynamoDB Local's default).
   std::chrono::milliseconds transient_status_delay{0};
+  // Log one line per request (--log-requests).
+  bool log_requests = false;
   // Pause between two passes of the Time to Live sweeper (see TtlSweeper).
   std::chrono::milliseconds ttl_interval{1000};
 };

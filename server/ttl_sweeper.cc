@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/number.h"
+#include "model/log.h"
 
 namespace ddbd::server {
 namespace {
@@ -83,7 +84,7 @@ void TtlSweeper::Run() {
                       .count();
     auto swept = SweepOnce(now_ms);
     if (!swept.ok()) {
-      std::fprintf(stderr, "ddbd: TTL pass failed (retried later): %s\n",
+      log::Warning("TTL pass failed (retried later): %s",
                    swept.error().message().c_str());
     }
     auto pause = std::max<Clock::duration>(interval_, (Clock::now() - started) * 20);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include "model/log.h"
 
 namespace ddbd::server {
 
@@ -191,7 +192,7 @@ void VectorIndexes::LoadAll(storage::Database& db, std::vector<IndexDef> indexes
       ++loaded;
     });
     if (!status.ok()) {
-      std::fprintf(stderr, "ddbd: cannot load vector index %s: %s\n", index.name.c_str(),
+      log::Error("cannot load vector index %s: %s", index.name.c_str(),
                    status.error().message().c_str());
     }
     {
@@ -209,7 +210,7 @@ void VectorIndexes::LoadAll(storage::Database& db, std::vector<IndexDef> indexes
   }
   const double ms = std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - started).count();
-  std::fprintf(stderr, "ddbd: vector indexes loaded (%zu entries, %zu saved graphs) in %.0f ms\n",
+  log::Info("vector indexes loaded (%zu entries, %zu saved graphs) in %.0f ms",
                loaded, graphs, ms);
   if (graph_dir) {  // used once: later writes would make the files stale
     std::error_code error;
@@ -241,7 +242,7 @@ void VectorIndexes::BuildGraphs() {
       // Reported so that operators (and bench/vector.py) see when search turns approximate.
       const double ms = std::chrono::duration<double, std::milli>(
                             std::chrono::steady_clock::now() - started).count();
-      std::fprintf(stderr, "ddbd: vector index %llu: HNSW graphs built (%zu entries) in %.0f ms\n",
+      log::Info("vector index %llu: HNSW graphs built (%zu entries) in %.0f ms",
                    static_cast<unsigned long long>(id), memory->size(), ms);
     }
     lock.lock();

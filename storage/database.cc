@@ -29,6 +29,7 @@
 #include "storage/item_codec.h"
 #include "storage/key_codec.h"
 #include "storage/table_codec.h"
+#include "model/log.h"
 
 namespace ddbd::storage {
 namespace {
@@ -61,14 +62,8 @@ std::string EntryValue(const IndexEntry& entry, std::string_view item_encoding) 
 // wrong goes to the log (at most once a second, so a failing disk cannot flood it) and,
 // for errors that stop writes, to the health check (Database::Health).
 Error StorageError(const rocksdb::Status& status) {
-  static std::atomic<int64_t> last_logged{0};
-  const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
-                          std::chrono::steady_clock::now().time_since_epoch())
-                          .count();
-  int64_t last = last_logged.load();
-  if (now != last && last_logged.compare_exchange_strong(last, now)) {
-    std::fprintf(stderr, "ddbd: storage error: %s\n", status.ToString().c_str());
-  }
+  static log::Every every;
+  if (every.Due()) log::Error("storage error: %s", status.ToString().c_str());
   return Error::Internal();
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include "model/log.h"
 
 namespace ddbd::storage {
 namespace {
@@ -86,7 +87,7 @@ void HealthMonitor::OnBackgroundError(rocksdb::BackgroundErrorReason, rocksdb::S
   {
     std::lock_guard lock(mutex_);
     if (!error_) {
-      std::fprintf(stderr, "ddbd: storage error, writes fail until it is recovered: %s\n",
+      log::Error("storage error, writes fail until it is recovered: %s",
                    error->ToString().c_str());
     }
     error_ = error->ToString();
@@ -97,7 +98,7 @@ void HealthMonitor::OnBackgroundError(rocksdb::BackgroundErrorReason, rocksdb::S
 void HealthMonitor::OnErrorRecoveryEnd(const rocksdb::BackgroundErrorRecoveryInfo& info) {
   std::lock_guard lock(mutex_);
   if (info.new_bg_error.ok()) {
-    if (error_) std::fprintf(stderr, "ddbd: storage recovered\n");
+    if (error_) log::Info("storage recovered");
     error_.reset();
   }
 }
@@ -118,7 +119,7 @@ void HealthMonitor::RecoverLoop() {
     const rocksdb::Status resumed = db_->Resume();
     lock.lock();
     if (resumed.ok()) {
-      if (error_) std::fprintf(stderr, "ddbd: storage recovered\n");
+      if (error_) log::Info("storage recovered");
       error_.reset();
     } else {
       if (!resumed.IsBusy()) error_ = resumed.ToString();  // busy: RocksDB is recovering

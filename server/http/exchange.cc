@@ -11,6 +11,7 @@
 #include <chrono>
 #include <random>
 
+#include "model/log.h"
 #include "server/dispatch.h"
 #include "server/http/content_coding.h"
 #include "server/http/sigv4.h"
@@ -39,7 +40,9 @@ HttpReply JsonReply(std::string_view content_type, int status, std::string body)
 }
 
 HttpReply ErrorReply(std::string_view content_type, const Error& error) {
-  return JsonReply(content_type, error.http_status(), RenderErrorBody(error));
+  HttpReply reply = JsonReply(content_type, error.http_status(), RenderErrorBody(error));
+  reply.error_type = error.name();
+  return reply;
 }
 
 // The Access-Control-Allow-Origin a browser request from `origin` gets: "*" when every origin
@@ -203,13 +206,36 @@ HttpReply FramingErrorReply(int status) {
   return reply;
 }
 
+namespace {
+
+// The request log (--log-requests): one line per request, with the id the client got.
+void LogRequest(const HttpRequest& request, const HttpReply& reply, std::string_view request_id,
+                std::chrono::steady_clock::time_point started) {
+  const double ms = std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - started).count();
+  std::string_view operation = request.target.empty() ? request.path : request.target;
+  operation = operation.substr(operation.find('.') == std::string_view::npos
+                                   ? 0
+                                   : operation.find('.') + 1);
+  log::Info("request id=%.*s method=%s operation=%.*s status=%d%s%.*s ms=%.3f",
+            static_cast<int>(request_id.size()), request_id.data(), request.method.c_str(),
+            static_cast<int>(operation.size()), operation.data(), reply.status,
+            reply.error_type.empty() ? "" : " error=", static_cast<int>(reply.error_type.size()),
+            reply.error_type.data(), ms);
+}
+
+}  // namespace
+
 HttpReply HandleExchange(Service& service, HttpRequest& request) {
   if (request.body.size() > kMaxBodyBytes) {
     return HttpReply{413, "", "", {}};
   }
+  const auto started = std::chrono::steady_clock::now();
   HttpReply reply = Route(service, request);
   CompressReply(request, reply);
-  reply.headers.emplace_back("x-amzn-RequestId", NewRequestId());
+  std::string request_id = NewRequestId();
+  if (service.options().log_requests) LogRequest(request, reply, request_id, started);
+  reply.headers.emplace_back("x-amzn-RequestId", std::move(request_id));
   // Over the bytes sent, compressed or not: what DynamoDB covers and the SDKs check.
   uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(reply.body.data()),
                     static_cast<uInt>(reply.body.size()));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct HttpReply {
   std::string content_type;  // empty: no Content-Type header
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // besides the standard ones
+  std::string_view error_type;  // the exception's short name when an error body is sent
 };
 
 // Processes one request. Never throws.

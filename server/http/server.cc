@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "server/http/exchange.h"
+#include "model/log.h"
 
 namespace ddbd::server::http {
 namespace {
@@ -316,7 +317,7 @@ struct HttpServer::Impl {
   // kernel, so accepting again at once would fail again at once. Wait, doubling the wait.
   void AcceptLater(beast::error_code ec) {
     if (accept_delay.count() == 0) {
-      std::fprintf(stderr, "ddbd: accepting connections failed (%s); retrying with back-off\n",
+      log::Warning("accepting connections failed (%s); retrying with back-off",
                    ec.message().c_str());
     }
     accept_delay = std::clamp(accept_delay * 2, kMinAcceptDelay, kMaxAcceptDelay);

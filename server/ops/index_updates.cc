@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "server/ops/vector_updates.h"
+#include "model/log.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -230,7 +231,7 @@ void StartBackfill(OpContext& ctx, uint64_t table_id, uint64_t index_id) {
     }
     Result<uint64_t> done = db.BackfillIndex(*table, index_id);
     if (!done.ok()) {
-      std::fprintf(stderr, "ddbd: backfill of index %llu failed: %s\n",
+      log::Error("backfill of index %llu failed: %s",
                    static_cast<unsigned long long>(index_id), done.error().message().c_str());
       return;
     }

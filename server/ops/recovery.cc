@@ -7,6 +7,7 @@
 
 #include "server/ops/index_updates.h"
 #include "server/ops/transient_status.h"
+#include "model/log.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -29,7 +30,7 @@ void ResumeInterruptedWork(Service& service) {
   for (const auto& table : service.catalog().AllTables()) {
     OpContext ctx(service, table->scope, table->region);
     if (IsUnfinishedRestore(*table)) {
-      std::fprintf(stderr, "ddbd: rolling back the unfinished restore of table %s\n",
+      log::Warning("rolling back the unfinished restore of table %s",
                    table->name.c_str());
       DropTable(ctx, *table).IgnoreError();  // gone already: nothing to roll back
       continue;
