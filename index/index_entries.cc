@@ -155,24 +155,4 @@ IndexWriteUnits IndexWriteCapacity(const TableDef& table, const std::optional<It
   return units;
 }
 
-std::shared_ptr<const TableDef> Maintainer::IndexedTable(uint64_t table_id) const {
-  auto table = catalog_.FindById(table_id);
-  if (!table || table->indexes.empty()) return nullptr;
-  return table;
-}
-
-std::vector<storage::IndexEntry> Maintainer::Derive(const TableDef& table, const AttributeMap& item,
-                                                    uint64_t only_index,
-                                                    bool with_projection) const {
-  std::vector<storage::IndexEntry> entries;
-  for (const auto& index : table.indexes) {
-    if (only_index != 0 && index.id != only_index) continue;
-    if (index.status == IndexStatus::kDeleting) continue;  // about to be dropped
-    if (auto entry = EntryFor(table, index, item, with_projection)) {
-      entries.push_back(std::move(*entry));
-    }
-  }
-  return entries;
-}
-
 }  // namespace ddbd::index

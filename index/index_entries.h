@@ -1,7 +1,7 @@
 // Secondary-index rules: which items an index holds (those with its key attributes — sparse
 // indexes), what it projects, the checks a write must pass for the table's index keys, and
-// the IndexMaintainer storage calls to keep every index in step inside the item's write
-// batch. Entry points: EntryFor, Project, CheckIndexKeys, Maintainer.
+// the write units index maintenance costs. Entry points: EntryFor, Project, Projects,
+// CheckIndexKeys, SameProjection, IndexWriteCapacity. (EntriesPart writes the entries.)
 #pragma once
 
 #include <functional>
@@ -11,8 +11,7 @@
 #include "model/attribute_value.h"
 #include "model/result.h"
 #include "model/table_def.h"
-#include "storage/catalog.h"
-#include "storage/database.h"
+#include "storage/write.h"
 
 namespace ddbd::index {
 
@@ -45,28 +44,5 @@ struct IndexWriteUnits {
 };
 IndexWriteUnits IndexWriteCapacity(const TableDef& table, const std::optional<Item>& old_item,
                                    const std::optional<Item>& new_item);
-
-class Maintainer : public storage::IndexMaintainer {
- public:
-  explicit Maintainer(const storage::Catalog& catalog) : catalog_(catalog) {}
-  std::shared_ptr<const TableDef> IndexedTable(uint64_t table_id) const override;
-  std::vector<storage::IndexEntry> Derive(const TableDef& table, const AttributeMap& item,
-                                          uint64_t only_index, bool with_projection) const override;
-  bool SameProjection(const TableDef& table, const IndexDef& index, const AttributeMap& before,
-                      const AttributeMap& after) const override {
-    return index::SameProjection(table, index, before, after);
-  }
-  void VectorEntriesCommitted(std::vector<storage::VectorEntryChange> changes) const override {
-    if (vector_listener_) vector_listener_(std::move(changes));
-  }
-  // Who keeps the in-memory vector indexes; set once at start-up, before any write.
-  void SetVectorListener(std::function<void(std::vector<storage::VectorEntryChange>)> listener) {
-    vector_listener_ = std::move(listener);
-  }
-
- private:
-  const storage::Catalog& catalog_;
-  std::function<void(std::vector<storage::VectorEntryChange>)> vector_listener_;
-};
 
 }  // namespace ddbd::index

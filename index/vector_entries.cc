@@ -1,6 +1,8 @@
 // Vector index entries and write checks (spec/vector-search.md §5).
 #include "index/vector_entries.h"
 
+#include "vector/entry_codec.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -189,13 +191,7 @@ std::optional<storage::IndexEntry> VectorEntryFor(const TableDef& table, const I
     entry.projected.emplace(name, value);
   }
   entry.projected_size = VectorEntrySize(index, entry.projected);
-  std::string blob(vector->size() * sizeof(float), '\0');
-  for (size_t i = 0; i < vector->size(); ++i) {  // little-endian on every host
-    uint32_t bits;
-    std::memcpy(&bits, &(*vector)[i], sizeof bits);
-    for (int b = 0; b < 4; ++b) blob[4 * i + b] = static_cast<char>((bits >> (8 * b)) & 0xFF);
-  }
-  entry.projected.emplace(spec.attribute, AttributeValue::Binary(std::move(blob)));
+  entry.projected.emplace(spec.attribute, AttributeValue::Binary(vector::EncodeFloats(*vector)));
   return entry;
 }
 
@@ -225,25 +221,6 @@ std::map<std::string, int64_t> VectorWriteBytes(const TableDef& table,
     }
   }
   return metered;
-}
-
-DecodedVectorEntry DecodeVectorEntry(const IndexDef& index, Item entry) {
-  DecodedVectorEntry decoded;
-  auto it = entry.find(index.vector->attribute);
-  if (it != entry.end() && it->second.type() == AttributeType::kB) {
-    const std::string& blob = it->second.scalar();
-    decoded.vector.resize(blob.size() / 4);
-    for (size_t i = 0; i < decoded.vector.size(); ++i) {
-      uint32_t bits = 0;
-      for (int b = 0; b < 4; ++b) {
-        bits |= static_cast<uint32_t>(static_cast<uint8_t>(blob[4 * i + b])) << (8 * b);
-      }
-      std::memcpy(&decoded.vector[i], &bits, sizeof bits);
-    }
-    entry.erase(it);
-  }
-  decoded.attributes = std::move(entry);
-  return decoded;
 }
 
 std::string FormatFloat32(float value) {

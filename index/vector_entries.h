@@ -1,7 +1,7 @@
 // Vector-index rules on the item side (spec/vector-search.md §5): which items a vector index
 // holds, what its entry stores, and the checks a write must pass for the attributes of the
 // table's vector indexes. Entry points: VectorEntryFor, CheckVectorAttributes, ToFloat32,
-// VectorEntrySize, DecodeVectorEntry.
+// VectorEntrySize, VectorWriteBytes, VectorValue (entries are decoded by vector/entry_codec).
 //
 // A vector index's entry is an encoded item: the projected attributes (table keys, search
 // schema attributes, and what the projection names), with the vector attribute always kept —
@@ -19,7 +19,7 @@
 #include "model/attribute_value.h"
 #include "model/result.h"
 #include "model/table_def.h"
-#include "storage/database.h"
+#include "storage/write.h"
 
 namespace ddbd::index {
 
@@ -56,14 +56,6 @@ size_t VectorEntrySize(const IndexDef& index, const AttributeMap& projected);
 std::map<std::string, int64_t> VectorWriteBytes(const TableDef& table,
                                                 const std::optional<Item>& old_item,
                                                 const std::optional<Item>& new_item);
-
-// An entry read back: its projected attributes without the vector, and the vector.
-struct DecodedVectorEntry {
-  Item attributes;
-  std::vector<float> vector;
-};
-// REQUIRES: `entry` is a vector index entry of `index` (as VectorEntryFor builds them).
-DecodedVectorEntry DecodeVectorEntry(const IndexDef& index, Item entry);
 
 // A vector as DynamoDB returns it from an index: a list of numbers, each the shortest decimal
 // that reads back as the same float, never with an exponent, ".0" on integral values.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/attribute_value.h"
+#include "model/primary_key.h"
 
 namespace ddbd {
 
@@ -153,6 +154,9 @@ struct TableDef {
   // Time to Live: the attribute holding each item's expiry (epoch seconds) while TTL is
   // enabled; nullopt while it is disabled.
   std::optional<std::string> ttl_attribute;
+  // Whether the expiry keyspace holds every item's expiry (true once the backfill that
+  // enabling Time to Live starts has finished; items written since are always in it).
+  bool ttl_indexed = false;
   // Every stream the table has had, oldest first; the last one is the current stream.
   std::vector<StreamSpec> streams;
   // Point-in-time recovery (UpdateContinuousBackups): when it was enabled (0 while it is
@@ -195,14 +199,6 @@ inline constexpr std::string_view kAccountId = "000000000000";
 }  // namespace ddbd
 
 namespace ddbd {
-
-// The primary key of one item: the partition key value and, for tables with a sort key, the
-// sort key value. Values are scalars of the schema's types (validated before they get here).
-struct PrimaryKey {
-  AttributeValue partition;
-  std::optional<AttributeValue> sort;
-  friend bool operator==(const PrimaryKey&, const PrimaryKey&) = default;
-};
 
 // The primary key of `item`. REQUIRES: `item` holds the table's key attributes.
 PrimaryKey KeyOf(const TableDef& table, const AttributeMap& item);

@@ -12,7 +12,7 @@
 #include "server/ops/table_description.h"
 #include "server/ops/transient_status.h"
 #include "server/wire/base64.h"
-#include "storage/table_codec.h"
+#include "storage/internal/table_codec.h"
 
 namespace ddbd::server::ops {
 namespace {

@@ -7,7 +7,7 @@
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 #include "server/wire/attribute_value_json.h"
-#include "storage/key_codec.h"
+#include "storage/internal/key_codec.h"
 
 namespace ddbd::server::ops {
 namespace {

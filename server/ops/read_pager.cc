@@ -7,7 +7,7 @@
 #include "index/index_entries.h"
 #include "server/wire/attribute_value_json.h"
 #include "server/wire/constraint_errors.h"
-#include "storage/key_codec.h"
+#include "storage/internal/key_codec.h"
 
 namespace ddbd::server::ops {
 namespace {

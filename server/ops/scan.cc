@@ -3,7 +3,7 @@
 #include "server/ops/ops.h"
 #include "server/ops/read_pager.h"
 #include "server/wire/attribute_value_json.h"
-#include "storage/key_codec.h"
+#include "storage/internal/key_codec.h"
 
 namespace ddbd::server::ops {
 

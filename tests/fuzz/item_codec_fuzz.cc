@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "storage/item_codec.h"
+#include "storage/internal/item_codec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ddbd::storage;

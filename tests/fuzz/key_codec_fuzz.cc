@@ -17,7 +17,7 @@
 
 #include "expressions/evaluator.h"
 #include "model/number.h"
-#include "storage/key_codec.h"
+#include "storage/internal/key_codec.h"
 
 namespace {
 

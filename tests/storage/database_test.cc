@@ -9,8 +9,8 @@
 
 #include "model/number.h"
 #include "storage/catalog.h"
-#include "storage/key_codec.h"
-#include "storage/table_codec.h"
+#include "storage/internal/key_codec.h"
+#include "storage/internal/table_codec.h"
 #include "tests/testing/test_util.h"
 
 namespace ddbd::storage {

@@ -1,5 +1,5 @@
 // Item codec: every type round-trips; corrupt records are rejected, never crash.
-#include "storage/item_codec.h"
+#include "storage/internal/item_codec.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Key encodings: byte order must equal DynamoDB's order, and encodings must be prefix-free.
-#include "storage/key_codec.h"
+#include "storage/internal/key_codec.h"
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 // tagged value.
 // A value is its AttributeType byte followed by: S/N/B length-prefixed bytes (N as canonical
 // text), BOOL one byte, NULL nothing, L/M/SS/NS/BS a count then the members.
-#include "storage/item_codec.h"
+#include "storage/internal/item_codec.h"
 
-#include "storage/binary_io.h"
+#include "storage/internal/binary_io.h"
 
 namespace ddbd::storage {
 namespace {
@@ -134,6 +134,22 @@ Result<Item> DecodeItem(std::string_view bytes) {
   }
   if (!reader.ok() || !reader.done()) return Error::Internal("corrupt item record");
   return item;
+}
+
+std::string EncodePrimaryKey(const PrimaryKey& key) {
+  Item values;
+  values.emplace("p", key.partition);
+  if (key.sort) values.emplace("s", *key.sort);
+  return EncodeItem(values);
+}
+
+Result<PrimaryKey> DecodePrimaryKey(std::string_view bytes) {
+  DDBD_ASSIGN_OR_RETURN(Item values, DecodeItem(bytes));
+  auto partition = values.find("p");
+  if (partition == values.end()) return Error::Internal("corrupt primary key record");
+  PrimaryKey key{partition->second, std::nullopt};
+  if (auto sort = values.find("s"); sort != values.end()) key.sort = sort->second;
+  return key;
 }
 
 }  // namespace ddbd::storage

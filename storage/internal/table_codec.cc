@@ -1,7 +1,7 @@
 // TableDef ⇄ bytes. Each field is `tag varint ‖ length-prefixed payload`.
-#include "storage/table_codec.h"
+#include "storage/internal/table_codec.h"
 
-#include "storage/binary_io.h"
+#include "storage/internal/binary_io.h"
 
 namespace ddbd::storage {
 namespace {
@@ -31,6 +31,7 @@ enum Field : uint64_t {
   kStream = 21,        // repeated, oldest first
   kPitr = 22,          // written only while point-in-time recovery is enabled
   kRestoredFrom = 23,  // tables restored from a backup only
+  kTtlIndexed = 24,    // written once the expiry keyspace holds every item (TTL enabled)
 };
 
 // Stored on disk: never renumber.
@@ -263,6 +264,7 @@ std::string EncodeTableDef(const TableDef& t) {
   for (const auto& index : t.indexes) fields.Put(kIndex, EncodeIndex(index));
   if (t.on_demand.IsSet()) fields.Put(kOnDemand, EncodeOnDemand(t.on_demand));
   if (t.ttl_attribute) fields.Put(kTtlAttribute, *t.ttl_attribute);
+  if (t.ttl_indexed) fields.PutInt(kTtlIndexed, 1);
   if (t.pitr_enabled_ms != 0) {
     std::string payload;
     ByteWriter w(payload);
@@ -350,6 +352,9 @@ Result<TableDef> DecodeTableDef(std::string_view bytes) {
         break;
       case kTtlAttribute:
         t.ttl_attribute = std::string(payload);
+        break;
+      case kTtlIndexed:
+        t.ttl_indexed = in.SignedVarint() != 0;
         break;
       case kRestoredFrom: {
         TableDef::RestoreSource source;

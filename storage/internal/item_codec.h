@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "model/attribute_value.h"
+#include "model/primary_key.h"
 #include "model/result.h"
 
 namespace ddbd::storage {
@@ -17,5 +18,9 @@ std::string EncodeItem(const AttributeMap& item);
 Result<Item> DecodeItem(std::string_view bytes);
 // The size header of an encoded item; fails on a corrupt record.
 Result<size_t> StoredItemSize(std::string_view bytes);
+
+// A primary key as a value (the expiry keyspace's): its values in the item encoding.
+std::string EncodePrimaryKey(const PrimaryKey& key);
+Result<PrimaryKey> DecodePrimaryKey(std::string_view bytes);
 
 }  // namespace ddbd::storage

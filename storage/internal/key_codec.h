@@ -1,10 +1,6 @@
-// Order-preserving, self-delimiting encodings of key values, and the RocksDB keys built from
-// them (layout in storage/FORMAT.md). Entry points: EncodeKeyValue, PartitionHash,
-// ItemKey, PartitionPrefix, TablePrefix.
-//
-// The byte order of EncodeKeyValue equals DynamoDB's order for values of one type: strings
-// and binaries by unsigned bytes, numbers numerically. Every encoding is self-delimiting, so
-// a partition key can be followed by a sort key and a prefix never matches a longer key.
+// The RocksDB keys of items and index entries (layout in storage/FORMAT.md), built from the
+// order-preserving, self-delimiting key value encodings of model/key_encoding.h.
+// Entry points: PartitionHash, ItemKey, PartitionPrefix, TablePrefix, IndexEntryKey.
 #pragma once
 
 #include <cstdint>
@@ -14,17 +10,11 @@
 #include <vector>
 
 #include "model/attribute_value.h"
+#include "model/key_encoding.h"
 #include "model/table_def.h"
 
 namespace ddbd::storage {
 
-// REQUIRES: `value` is an S, N (canonical) or B value.
-void EncodeKeyValue(const AttributeValue& value, std::string& out);
-std::string EncodeKeyValue(const AttributeValue& value);
-
-// The encoding of a string or binary value's leading bytes: every EncodeKeyValue of a value
-// that starts with `prefix` starts with this.
-std::string EncodeBytesPrefix(std::string_view prefix);
 
 // A partition's position in Scan order: 64-bit hash of the encoded partition key.
 uint64_t PartitionHash(std::string_view encoded_partition_key);

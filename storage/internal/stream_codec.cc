@@ -1,9 +1,9 @@
 // Encoding of stream records.
-#include "storage/stream_records.h"
+#include "storage/internal/stream_codec.h"
 
-#include "storage/binary_io.h"
-#include "storage/item_codec.h"
-#include "storage/key_codec.h"
+#include "storage/internal/binary_io.h"
+#include "storage/internal/item_codec.h"
+#include "storage/internal/key_codec.h"
 
 namespace ddbd::storage {
 namespace {
@@ -16,19 +16,17 @@ Error Corrupt() { return Error::Internal("corrupt stream record"); }
 
 }  // namespace
 
-std::string EncodeStreamRecord(StreamEvent event, int64_t time_ms, bool by_ttl,
-                               const AttributeMap& keys, std::string_view new_item,
-                               std::string_view old_item, size_t size_bytes) {
+std::string EncodeStreamRecord(const StreamRecordDraft& record) {
   std::string out;
   ByteWriter w(out);
-  w.Byte(static_cast<uint8_t>(event));
-  w.Byte(by_ttl ? kByTtl : 0);
-  w.SignedVarint(time_ms);
-  w.Varint(size_bytes);
-  w.Bytes(EncodeItem(keys));
-  w.Byte((new_item.empty() ? 0 : kHasNew) | (old_item.empty() ? 0 : kHasOld));
-  if (!new_item.empty()) w.Bytes(new_item);
-  if (!old_item.empty()) w.Bytes(old_item);
+  w.Byte(static_cast<uint8_t>(record.event));
+  w.Byte(record.by_ttl ? kByTtl : 0);
+  w.SignedVarint(record.time_ms);
+  w.Varint(record.size_bytes);
+  w.Bytes(EncodeItem(record.keys));
+  w.Byte((record.new_image.empty() ? 0 : kHasNew) | (record.old_image.empty() ? 0 : kHasOld));
+  if (!record.new_image.empty()) w.Bytes(record.new_image);
+  if (!record.old_image.empty()) w.Bytes(record.old_image);
   return out;
 }
 

@@ -1,5 +1,5 @@
 // HealthMonitor: background errors reported, and recovered from with DB::Resume.
-#include "storage/health_monitor.h"
+#include "storage/internal/health_monitor.h"
 
 #include <algorithm>
 #include <cstdio>

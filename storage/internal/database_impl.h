@@ -1,0 +1,108 @@
+// Database::Impl: the state the files that implement Database share — the RocksDB handles,
+// the registered write parts, the item lock stripes, the stream sequence and the live
+// statistics — and the catalog keyspace's prefixes. Internal to storage/.
+#pragma once
+
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/write_batch.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "model/error.h"
+#include "storage/database.h"
+#include "storage/internal/health_monitor.h"
+
+namespace ddbd::storage {
+
+// Catalog keyspace prefixes in the default column family. Stored on disk: never renumber.
+inline constexpr char kTablePrefix = 'T';       // T scope \0 name → table record
+inline constexpr char kStatsPrefix = 'S';       // S table-id → statistics (statistics.cc)
+inline constexpr char kCollectionPrefix = 'C';  // C table-id ‖ enc(pk) → collection size
+inline constexpr char kBackupPrefix = 'B';      // B scope \0 backup-id → backup record
+inline constexpr char kExpiryPrefix = 'E';      // E table-id ‖ enc(N) ‖ item key → item's key
+inline constexpr std::string_view kNextTableIdKey = "N";
+// The last stream sequence number issued: written with every batch that appends records.
+inline constexpr std::string_view kStreamSequenceKey = "Q";
+inline constexpr std::string_view kItemsFamily = "items";
+inline constexpr std::string_view kIndexesFamily = "indexes";
+
+// prefix ‖ table id (8 bytes BE): where a table's records of one catalog keyspace begin.
+std::string CatalogPrefix(char prefix, uint64_t table_id);
+
+// Writers of one item are serialized by a striped lock keyed by the item's storage key.
+inline constexpr size_t kLockStripes = 4096;
+
+// A request that fails in storage answers DynamoDB's bare InternalServerError; what went
+// wrong goes to the log (at most once a second, so a failing disk cannot flood it) and,
+// for errors that stop writes, to the health check (Database::Health).
+Error StorageError(const rocksdb::Status& status);
+
+// Live statistics of one table or index.
+struct LiveStats {
+  std::atomic<int64_t> item_count{0};
+  std::atomic<int64_t> size_bytes{0};
+};
+
+using StatsEntries = std::map<uint64_t, TableStats>;  // id → statistics
+
+// The statistics record of a table: entries of (id, count, bytes), 24 bytes each.
+std::string StatsKey(uint64_t table_id);
+std::string EncodeStats(const StatsEntries& entries);
+std::string EncodeStats(uint64_t id, TableStats stats);
+StatsEntries DecodeStats(const rocksdb::Slice& slice);
+// Sums statistics entries by id: the merge operator of the catalog family.
+std::shared_ptr<rocksdb::MergeOperator> NewStatsMergeOperator();
+
+// A cursor over [lower, upper) of one family, forward or backward (upper "" = to the end).
+std::unique_ptr<ItemCursor> NewCursor(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* family,
+                                      std::string lower, std::string upper, bool forward);
+
+struct Database::Impl {
+  std::unique_ptr<rocksdb::Env> memory_env;
+  std::unique_ptr<rocksdb::Env> disk_env;  // the default Env, out-of-files errors retryable
+  std::shared_ptr<HealthMonitor> health = std::make_shared<HealthMonitor>();
+  std::unique_ptr<rocksdb::DB> db;
+  rocksdb::ColumnFamilyHandle* catalog = nullptr;  // owned by db (default family)
+  rocksdb::ColumnFamilyHandle* items = nullptr;
+  rocksdb::ColumnFamilyHandle* indexes = nullptr;
+  rocksdb::WriteOptions write_options;
+  std::vector<const WritePart*> parts;
+  int64_t item_collection_limit = 0;
+
+  std::array<std::mutex, kLockStripes> item_locks;
+  std::mutex table_id_mutex;
+  uint64_t next_table_id = 1;
+
+  // Held from numbering a batch's stream records until the batch is written, so records
+  // become visible in sequence order.
+  std::mutex stream_mutex;
+  uint64_t stream_sequence = 0;  // the last number issued
+
+  mutable std::shared_mutex stats_mutex;
+  std::unordered_map<uint64_t, std::unique_ptr<LiveStats>> stats;
+
+  LiveStats& StatsFor(uint64_t id);
+  // Adds committed deltas (table → id → delta) to the live statistics.
+  void ApplyStats(const std::map<uint64_t, StatsEntries>& deltas);
+  // The lock stripe of an item (by its storage key).
+  std::mutex& LockFor(std::string_view item_key);
+  // Locks the stripes of `item_keys` in ascending order (deadlock-free for concurrent calls).
+  std::vector<std::unique_lock<std::mutex>> LockAll(const std::vector<std::string>& item_keys);
+  // Writes `batch` (nothing when empty).
+  Status Commit(rocksdb::WriteBatch& batch);
+
+  ~Impl();
+};
+
+}  // namespace ddbd::storage
