@@ -5,7 +5,6 @@
 #include <pthread.h>
 #include <thread>
 
-#include "index/index_entries.h"
 #include "model/log.h"
 #include "server/file_limits.h"
 #include "server/health_check.h"
@@ -56,16 +55,11 @@ int main(int argc, char** argv) {
     log::Error("cannot load catalog: %s", catalog.error().message().c_str());
     return 1;
   }
-  index::Maintainer index_maintainer(**catalog);
-  (*db)->SetIndexMaintainer(&index_maintainer);
   server::Service service(**db, **catalog, cl.service);
   // HNSW graphs saved by the last clean shutdown live beside the database.
   std::optional<std::string> graph_dir;
   if (!cl.storage.in_memory) graph_dir = cl.storage.path + "/vector-graphs";
-  if (Status loaded = service.StartVectorIndexes(index_maintainer, graph_dir); !loaded.ok()) {
-    log::Error("cannot load vector indexes: %s", loaded.error().message().c_str());
-    return 1;
-  }
+  service.StartBackground(graph_dir);
   server::ops::ResumeInterruptedWork(service);
   server::http::HttpServer http(service, cl.server);
   if (Status started = http.Start(); !started.ok()) {
@@ -84,14 +78,14 @@ int main(int argc, char** argv) {
     log::Info("signal %d, shutting down", received);
     http.Stop();
   });
-  service.ttl().Start();
   http.Run();
-  service.ttl().Stop();
   signal_thread.join();
   if (Status saved = service.SaveVectorGraphs(); !saved.ok()) {
     log::Warning("vector graphs not saved (rebuilt at the next start): %s",
                  saved.error().message().c_str());
   }
+  // No background write may follow the flush: what has not started is resumed next time.
+  service.StopBackground();
   if (Status flushed = (*db)->Flush(); !flushed.ok()) {
     log::Error("%s", flushed.error().message().c_str());
     return 1;

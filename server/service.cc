@@ -1,6 +1,9 @@
 // Credential-scope parsing and the isolation rule.
 #include "server/service.h"
 
+#include <algorithm>
+#include <thread>
+
 namespace ddbd::server {
 
 std::string Isolation::Describe() const {
@@ -33,39 +36,53 @@ CredentialScope ParseCredentialScope(std::string_view authorization) {
   return scope;
 }
 
-Status Service::StartVectorIndexes(index::Maintainer& maintainer,
-                                   std::optional<std::string> graph_dir) {
-  maintainer.SetVectorListener([vectors = vectors_.get()](
-                                   std::vector<storage::VectorEntryChange> changes) {
-    vectors->Apply(std::move(changes));
-  });
+namespace {
+
+size_t BackgroundThreads(size_t configured) {
+  if (configured > 0) return configured;
+  return std::max<size_t>(2, std::thread::hardware_concurrency());
+}
+
+}  // namespace
+
+Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOptions options,
+                 const Clock& clock)
+    : db_(db),
+      catalog_(catalog),
+      options_(std::move(options)),
+      clock_(clock),
+      vectors_(options_.vector_search, executor_),
+      vector_source_(db),
+      index_part_(catalog),
+      stream_part_(clock),
+      expiry_part_(catalog),
+      backfills_(db, catalog, index_part_, executor_,
+                 index::BackfillTiming{options_.vector_allocation, options_.vector_build_minimum,
+                                       options_.transient_status_delay}),
+      ttl_(db, catalog, clock, executor_, options_.ttl_interval),
+      retention_(db, catalog, clock, executor_, options_.ttl_interval),
+      client_tokens_(clock),
+      executor_(BackgroundThreads(options_.background_threads)) {
+  index_part_.SetVectorListener(
+      [this](vector::EntryChange change) { vectors_.Apply(std::move(change)); });
+  db_.AddWritePart(&index_part_);
+  db_.AddWritePart(&stream_part_);
+  db_.AddWritePart(&expiry_part_);
+}
+
+Service::~Service() { executor_.Stop(); }
+
+void Service::StartBackground(std::optional<std::string> graph_dir) {
   graph_dir_ = std::move(graph_dir);
-  vectors_->Load(db_, catalog_, graph_dir_);
-  return OkStatus();
+  vectors_.Load(vector_source_, catalog_.AllTables(), graph_dir_);
+  ttl_.Resume();
+  ttl_.Start();
+  retention_.Start();
 }
 
 Status Service::SaveVectorGraphs() {
   if (!graph_dir_) return OkStatus();
-  return vectors_->SaveGraphs(db_, *graph_dir_);
-}
-
-Service::~Service() {
-  std::lock_guard lock(background_mutex_);
-  for (auto& background : background_) background.thread.join();
-}
-
-void Service::RunInBackground(std::function<void()> work) {
-  std::lock_guard lock(background_mutex_);
-  std::erase_if(background_, [](BackgroundThread& background) {
-    if (!background.done->load()) return false;
-    background.thread.join();
-    return true;
-  });
-  auto done = std::make_shared<std::atomic<bool>>(false);
-  background_.push_back({done, std::thread([work = std::move(work), done] {
-                           work();
-                           done->store(true);
-                         })});
+  return vectors_.SaveGraphs(db_.LatestSequence(), *graph_dir_);
 }
 
 std::string Service::ScopeOf(const CredentialScope& credentials) const {

@@ -1,26 +1,31 @@
-// Service: the process-wide state every request uses (storage, catalog, options), and the
-// isolation rule that maps a request's credentials to a table namespace.
+// Service: the process-wide state every request uses — storage, the catalog, options, the
+// clock, the background executor and the subsystems that run on it (vector indexes, index
+// backfills, Time to Live, stream retention, ClientRequestTokens) — wired together once: the
+// constructor registers the write parts (index entries, stream records, expiries) with the
+// database, and the isolation rule maps a request's credentials to a table namespace.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <memory>
-#include <functional>
-#include <memory>
-#include <mutex>
+#include <optional>
 #include <string>
-#include <thread>
-#include <vector>
 #include <string_view>
+#include <vector>
 
-#include "index/index_entries.h"
-#include "server/client_tokens.h"
+#include "index/backfill.h"
+#include "index/entries_part.h"
+#include "model/clock.h"
+#include "model/executor.h"
 #include "server/credentials.h"
-#include "server/ttl_sweeper.h"
-#include "server/vector_indexes.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
+#include "streams/records_part.h"
+#include "streams/retention.h"
+#include "transactions/client_tokens.h"
+#include "ttl/expiry_part.h"
+#include "ttl/sweeper.h"
 #include "vector/vector_index.h"
+#include "vector/vector_indexes.h"
 
 namespace ddbd::server {
 
@@ -54,8 +59,12 @@ struct ServiceOptions {
   std::chrono::milliseconds transient_status_delay{0};
   // Log one line per request (--log-requests).
   bool log_requests = false;
-  // Pause between two passes of the Time to Live sweeper (see TtlSweeper).
+  // Pause between two passes of the Time to Live sweeper (see ttl::Sweeper) and of stream
+  // retention.
   std::chrono::milliseconds ttl_interval{1000};
+  // Threads of the background executor (backfills, graph builds, sweeps, delayed status
+  // changes); 0: the number of cores, at least 2.
+  size_t background_threads = 0;
 };
 
 // The credential scope of a SigV4-signed request ("Credential=AKID/date/region/service/…").
@@ -68,51 +77,69 @@ CredentialScope ParseCredentialScope(std::string_view authorization);
 
 class Service {
  public:
-  Service(storage::Database& db, storage::Catalog& catalog, ServiceOptions options)
-      : db_(db),
-        catalog_(catalog),
-        options_(std::move(options)),
-        vectors_(std::make_unique<VectorIndexes>(options_.vector_search)),
-        ttl_(db, catalog, options_.ttl_interval) {}
-  // Waits for background work (index backfills) to finish.
+  // Wires the subsystems and registers the write parts with `db`.
+  // REQUIRES: called before any write; `db`, `catalog` and `clock` outlive the service.
+  Service(storage::Database& db, storage::Catalog& catalog, ServiceOptions options,
+          const Clock& clock = Clock::System());
+  // Stops the background work (what has not started is resumed at the next start).
   ~Service();
+  Service(const Service&) = delete;
+  Service& operator=(const Service&) = delete;
 
   storage::Database& db() { return db_; }
   storage::Catalog& catalog() { return catalog_; }
   const ServiceOptions& options() const { return options_; }
-  VectorIndexes& vectors() { return *vectors_; }
-  // Deletes expired items of tables with Time to Live enabled; main starts it once serving
-  // and stops it before the database is flushed and closed.
-  TtlSweeper& ttl() { return ttl_; }
+  const Clock& clock() const { return clock_; }
+  Executor& executor() { return executor_; }
+  vector::VectorIndexes& vectors() { return vectors_; }
+  index::Backfills& backfills() { return backfills_; }
+  ttl::Sweeper& ttl() { return ttl_; }
   // TransactWriteItems' ClientRequestTokens of the last ten minutes.
-  ClientTokens& client_tokens() { return client_tokens_; }
-  // Has `maintainer` keep the in-memory vector indexes current and starts filling them from
-  // storage in the background, attaching the graphs a clean shutdown saved in `graph_dir`
-  // (on-disk databases). REQUIRES: called once, before serving.
-  Status StartVectorIndexes(index::Maintainer& maintainer,
-                            std::optional<std::string> graph_dir = std::nullopt);
+  transactions::ClientTokens& client_tokens() { return client_tokens_; }
+
+  // Starts the background work of a serving process: filling the vector indexes from
+  // storage (attaching the graphs a clean shutdown saved in `graph_dir`, for on-disk
+  // databases), Time to Live passes and stream retention.
+  // REQUIRES: called once, before serving.
+  void StartBackground(std::optional<std::string> graph_dir = std::nullopt);
   // Saves the vector indexes' graphs for the next start (clean shutdown, after serving).
   Status SaveVectorGraphs();
+  // Ends the background work: waits for the tasks running, drops the others (resumed from
+  // storage at the next start). Idempotent.
+  void StopBackground() { executor_.Stop(); }
   // The table namespace of a request with this credential scope.
   std::string ScopeOf(const CredentialScope& credentials) const;
-  // Runs `work` on its own thread; the Service waits for it on destruction. Threads that
-  // have finished are joined at the next call, so their stacks do not accumulate.
-  void RunInBackground(std::function<void()> work);
 
  private:
+  // Storage, as the vector indexes see it.
+  class VectorEntrySource : public vector::EntrySource {
+   public:
+    explicit VectorEntrySource(storage::Database& db) : db_(db) {}
+    Status ForEachEntry(uint64_t index_id, const std::function<void(Item)>& visit) override {
+      return db_.ForEachIndexEntry(index_id, visit);
+    }
+    uint64_t LatestSequence() const override { return db_.LatestSequence(); }
+
+   private:
+    storage::Database& db_;
+  };
+
   storage::Database& db_;
   storage::Catalog& catalog_;
-  ServiceOptions options_;
-  std::unique_ptr<VectorIndexes> vectors_;  // outlives the background work below
+  const ServiceOptions options_;
+  const Clock& clock_;
+  // The executor's tasks use everything below it, so it is destroyed (stopped) first.
+  vector::VectorIndexes vectors_;
+  VectorEntrySource vector_source_;
+  index::EntriesPart index_part_;
+  streams::RecordsPart stream_part_;
+  ttl::ExpiryPart expiry_part_;
+  index::Backfills backfills_;
+  ttl::Sweeper ttl_;
+  streams::Retention retention_;
+  transactions::ClientTokens client_tokens_;
   std::optional<std::string> graph_dir_;
-  TtlSweeper ttl_;
-  ClientTokens client_tokens_;
-  struct BackgroundThread {
-    std::shared_ptr<std::atomic<bool>> done;
-    std::thread thread;
-  };
-  std::mutex background_mutex_;
-  std::vector<BackgroundThread> background_;
+  Executor executor_;
 };
 
 }  // namespace ddbd::server

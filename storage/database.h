@@ -108,7 +108,7 @@ class Database {
   // `start` when given.
   std::unique_ptr<ItemCursor> ScanPartition(const TableDef& table, const AttributeValue& partition,
                                             const SortKeyRange& range, bool forward,
-                                            const std::optional<StartKey>& start);
+                                            const std::optional<StartKey>& start = std::nullopt);
   // Items whose partition hash lies in [hash_begin, hash_end] (inclusive), in Scan order,
   // after `start` when given.
   std::unique_ptr<ItemCursor> ScanHashRange(const TableDef& table, uint64_t hash_begin,

@@ -37,6 +37,10 @@ struct Mutation {
   std::optional<Error> failure;
   static Mutation Store(std::optional<Item> item) { return {std::move(item), std::nullopt}; }
   static Mutation Fail(Error error) { return {std::nullopt, std::move(error)}; }
+  static Mutation From(Result<std::optional<Item>> result) {
+    if (!result.ok()) return Fail(std::move(result).error());
+    return Store(std::move(result).value());
+  }
 };
 
 // One item write of a WriteItems call. `compute` gets the current item (if any) and decides;
@@ -55,6 +59,10 @@ struct ItemWrite {
   // A Time to Live deletion: its stream record names the service as its author.
   bool by_ttl = false;
 };
+
+// A write that stores `item` (nullopt deletes) whatever was there, needing only the old
+// item's size (BatchWriteItem, a restore).
+ItemWrite Replacement(const TableDef& table, PrimaryKey key, std::optional<Item> item);
 
 struct WriteOutcome {
   std::optional<Item> old_item;  // when the write or a part asked for it

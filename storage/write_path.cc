@@ -103,6 +103,17 @@ Status FirstFailure(const std::vector<WriteOutcome>& outcomes) {
 
 }  // namespace
 
+ItemWrite Replacement(const TableDef& table, PrimaryKey key, std::optional<Item> item) {
+  ItemWrite write;
+  write.table = &table;
+  write.key = std::move(key);
+  write.compute = [item = std::move(item)](const std::optional<Item>&) {
+    return Mutation::Store(item);
+  };
+  write.needs_old_item = false;
+  return write;
+}
+
 bool ItemChange::Unchanged() const {
   if (unchanged_) return *unchanged_;
   unchanged_ = [&] {

@@ -11,72 +11,19 @@
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
 #include "server/ops/transient_status.h"
-#include "server/wire/base64.h"
-#include "storage/internal/table_codec.h"
 
 namespace ddbd::server::ops {
 namespace {
 
 constexpr size_t kRestoreBatch = 100;
 
-struct Backup {
-  uint64_t id = 0;  // also the id its items are stored under
-  std::string name;
-  int64_t created_ms = 0;
-  int64_t size_bytes = 0;
-  int64_t item_count = 0;
-  TableDef source;  // the table as it was backed up
+using storage::BackupRecord;
 
-  std::string Arn() const {
-    char suffix[48];
-    std::snprintf(suffix, sizeof suffix, "/backup/%013" PRId64 "-%08" PRIx64, created_ms, id);
-    return source.Arn() + suffix;
-  }
-};
-
-std::string EncodeBackup(const Backup& backup) {
-  wire::JsonWriter out;
-  out.BeginObject()
-      .Key("id").Int(static_cast<int64_t>(backup.id))
-      .Key("name").String(backup.name)
-      .Key("created").Int(backup.created_ms)
-      .Key("size").Int(backup.size_bytes)
-      .Key("count").Int(backup.item_count)
-      .Key("table").String(wire::Base64Encode(storage::EncodeTableDef(backup.source)))
-      .EndObject();
-  return out.Take();
-}
-
-Result<Backup> DecodeBackup(const std::string& record) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  Backup backup;
-  int64_t id = 0;
-  std::string_view name, table;
-  if (parser.parse(record).get(root) != simdjson::SUCCESS ||
-      root["id"].get_int64().get(id) != simdjson::SUCCESS ||
-      root["name"].get_string().get(name) != simdjson::SUCCESS ||
-      root["created"].get_int64().get(backup.created_ms) != simdjson::SUCCESS ||
-      root["size"].get_int64().get(backup.size_bytes) != simdjson::SUCCESS ||
-      root["count"].get_int64().get(backup.item_count) != simdjson::SUCCESS ||
-      root["table"].get_string().get(table) != simdjson::SUCCESS) {
-    return Error::Internal("corrupt backup record");
-  }
-  backup.id = static_cast<uint64_t>(id);
-  backup.name = std::string(name);
-  DDBD_ASSIGN_OR_RETURN(std::string definition, wire::Base64Decode(table));
-  DDBD_ASSIGN_OR_RETURN(backup.source, storage::DecodeTableDef(definition));
-  return backup;
-}
-
-Result<std::vector<Backup>> AllBackups(OpContext& ctx) {
-  std::vector<Backup> backups;
-  DDBD_ASSIGN_OR_RETURN(auto records, ctx.db().BackupRecords(ctx.scope()));
-  for (const std::string& record : records) {
-    DDBD_ASSIGN_OR_RETURN(Backup backup, DecodeBackup(record));
-    backups.push_back(std::move(backup));
-  }
-  return backups;
+std::string BackupArn(const BackupRecord& backup) {
+  char suffix[48];
+  std::snprintf(suffix, sizeof suffix, "/backup/%013" PRId64 "-%08" PRIx64, backup.created_ms,
+                backup.id);
+  return backup.source.Arn() + suffix;
 }
 
 Result<std::string_view> ReadBackupArn(wire::JsonObject body) {
@@ -86,17 +33,17 @@ Result<std::string_view> ReadBackupArn(wire::JsonObject body) {
   return arn;
 }
 
-Result<Backup> FindBackup(OpContext& ctx, std::string_view arn) {
-  DDBD_ASSIGN_OR_RETURN(std::vector<Backup> backups, AllBackups(ctx));
-  for (Backup& backup : backups) {
-    if (backup.Arn() == arn) return std::move(backup);
+Result<BackupRecord> FindBackup(OpContext& ctx, std::string_view arn) {
+  DDBD_ASSIGN_OR_RETURN(std::vector<BackupRecord> backups, ctx.db().Backups(ctx.scope()));
+  for (BackupRecord& backup : backups) {
+    if (BackupArn(backup) == arn) return std::move(backup);
   }
   return Error::BackupNotFound("Backup not found: " + std::string(arn));
 }
 
-void WriteBackupDetails(wire::JsonWriter& out, const Backup& backup, std::string_view status) {
+void WriteBackupDetails(wire::JsonWriter& out, const BackupRecord& backup, std::string_view status) {
   out.BeginObject()
-      .Key("BackupArn").String(backup.Arn())
+      .Key("BackupArn").String(BackupArn(backup))
       .Key("BackupName").String(backup.name)
       .Key("BackupSizeBytes").Int(backup.size_bytes)
       .Key("BackupStatus").String(status)
@@ -105,7 +52,7 @@ void WriteBackupDetails(wire::JsonWriter& out, const Backup& backup, std::string
       .EndObject();
 }
 
-std::string RenderDescription(const Backup& backup, std::string_view status) {
+std::string RenderDescription(const BackupRecord& backup, std::string_view status) {
   const TableDef& table = backup.source;
   wire::JsonWriter out;
   out.BeginObject().Key("BackupDescription").BeginObject();
@@ -152,7 +99,7 @@ std::string RenderDescription(const Backup& backup, std::string_view status) {
 }
 
 // Writes every item of `backup` into `table`, a batch at a time.
-Status RestoreItems(OpContext& ctx, const Backup& backup, const TableDef& table) {
+Status RestoreItems(OpContext& ctx, const BackupRecord& backup, const TableDef& table) {
   TableDef copy = backup.source;
   copy.id = backup.id;  // the items are stored under the backup's id
   auto cursor = ctx.db().ScanHashRange(copy, 0, UINT64_MAX, std::nullopt);
@@ -161,10 +108,7 @@ Status RestoreItems(OpContext& ctx, const Backup& backup, const TableDef& table)
     std::vector<storage::ItemWrite> writes;
     for (Item& item : items) {
       PrimaryKey key = KeyOf(table, item);
-      writes.push_back({&table, std::move(key),
-                        [item = std::move(item)](const std::optional<Item>&)
-                            -> Result<std::optional<Item>> { return std::optional<Item>(item); },
-                        /*needs_old_item=*/false});
+      writes.push_back(storage::Replacement(table, std::move(key), std::move(item)));
     }
     items.clear();
     auto written = ctx.db().WriteItems(std::move(writes));
@@ -193,7 +137,7 @@ Result<std::string> CreateBackup(OpContext& ctx, const Request& req) {
   }
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTableForBackup(table_name));
-  Backup backup;
+  BackupRecord backup;
   DDBD_ASSIGN_OR_RETURN(backup.id, ctx.catalog().AllocateId());
   backup.name = std::string(*name);
   backup.created_ms = ctx.NowMs();
@@ -201,7 +145,7 @@ Result<std::string> CreateBackup(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(storage::TableStats copied, ctx.db().CopyItems(table->id, backup.id));
   backup.item_count = copied.item_count;
   backup.size_bytes = copied.size_bytes;
-  DDBD_RETURN_IF_ERROR(ctx.db().PutBackupRecord(ctx.scope(), backup.id, EncodeBackup(backup)));
+  DDBD_RETURN_IF_ERROR(ctx.db().PutBackup(ctx.scope(), backup));
 
   wire::JsonWriter out;
   out.BeginObject().Key("BackupDetails");
@@ -212,14 +156,14 @@ Result<std::string> CreateBackup(OpContext& ctx, const Request& req) {
 
 Result<std::string> DescribeBackup(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadBackupArn(req.body));
-  DDBD_ASSIGN_OR_RETURN(Backup backup, FindBackup(ctx, arn));
+  DDBD_ASSIGN_OR_RETURN(BackupRecord backup, FindBackup(ctx, arn));
   return RenderDescription(backup, "AVAILABLE");
 }
 
 Result<std::string> DeleteBackup(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadBackupArn(req.body));
-  DDBD_ASSIGN_OR_RETURN(Backup backup, FindBackup(ctx, arn));
-  DDBD_RETURN_IF_ERROR(ctx.db().DeleteBackupRecord(ctx.scope(), backup.id));
+  DDBD_ASSIGN_OR_RETURN(BackupRecord backup, FindBackup(ctx, arn));
+  DDBD_RETURN_IF_ERROR(ctx.db().DeleteBackup(ctx.scope(), backup.id));
   DDBD_RETURN_IF_ERROR(ctx.db().DropItems(backup.id));
   return RenderDescription(backup, "DELETED");
 }
@@ -244,25 +188,25 @@ Result<std::string> ListBackups(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(const std::optional<double> lower, bound("TimeRangeLowerBound"));
   DDBD_ASSIGN_OR_RETURN(const std::optional<double> upper, bound("TimeRangeUpperBound"));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  DDBD_ASSIGN_OR_RETURN(std::vector<Backup> backups, AllBackups(ctx));
+  DDBD_ASSIGN_OR_RETURN(std::vector<BackupRecord> backups, ctx.db().Backups(ctx.scope()));
 
-  std::vector<Backup> listed;
+  std::vector<BackupRecord> listed;
   std::vector<std::string> arns;
-  for (Backup& backup : backups) {
+  for (BackupRecord& backup : backups) {
     const double created = static_cast<double>(backup.created_ms) / 1000;
     if ((table_name && backup.source.name != *table_name) ||
         (type && *type != "USER" && *type != "ALL") || (lower && created < *lower) ||
         (upper && created >= *upper)) {
       continue;
     }
-    arns.push_back(backup.Arn());
+    arns.push_back(BackupArn(backup));
     listed.push_back(std::move(backup));
   }
   const PageRange page = PageAfter(arns, start, static_cast<size_t>(limit.value_or(100)));
   wire::JsonWriter out;
   out.BeginObject().Key("BackupSummaries").BeginArray();
   for (size_t i = page.begin; i < page.end; ++i) {
-    const Backup& backup = listed[i];
+    const BackupRecord& backup = listed[i];
     out.BeginObject()
         .Key("TableName").String(backup.source.name)
         .Key("TableId").String(backup.source.table_uuid)
@@ -304,7 +248,7 @@ Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
       return Error::Validation(std::string(member) + " is not supported by this version of ddbd yet");
     }
   }
-  DDBD_ASSIGN_OR_RETURN(Backup backup, FindBackup(ctx, *arn));
+  DDBD_ASSIGN_OR_RETURN(BackupRecord backup, FindBackup(ctx, *arn));
   if (ctx.catalog().Find(ctx.scope(), *target)) {
     return Error::TableAlreadyExists("Table already exists: " + std::string(*target));
   }
@@ -322,7 +266,7 @@ Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
   definition.tags.clear();
   definition.pitr_enabled_ms = 0;
   definition.deletion_protection = false;
-  definition.restored_from = TableDef::RestoreSource{backup.Arn(), backup.source.Arn(),
+  definition.restored_from = TableDef::RestoreSource{BackupArn(backup), backup.source.Arn(),
                                                      definition.creation_time_ms};
   for (IndexDef& index : definition.indexes) {
     index.status = IndexStatus::kActive;

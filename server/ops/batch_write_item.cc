@@ -2,13 +2,12 @@
 // one storage batch (DynamoDB promises less; nothing is ever half-applied here). Any
 // invalid request rejects the whole batch before anything is written.
 #include <algorithm>
-#include <set>
+#include <unordered_set>
 
 #include "index/index_entries.h"
 #include "index/vector_entries.h"
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
-#include "storage/internal/key_codec.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -94,7 +93,7 @@ Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(BatchWriteInput in, ParseBatchWrite(req.body));
   MultiWrite multi;
   std::vector<storage::ItemWrite> writes;
-  std::set<std::string> seen;
+  std::unordered_set<ItemIdentity, ItemIdentityHash> seen;
   for (size_t t = 0; t < in.tables.size(); ++t) {
     DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.tables[t].table_name));
     const size_t position = multi.TableIndex(table, in.tables[t].table_name);
@@ -108,17 +107,12 @@ Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
       } else {
         DDBD_ASSIGN_OR_RETURN(key, KeyFromParameter(*table, request.delete_key));
       }
-      if (!seen.insert(storage::ItemKey(table->id, key)).second) {
+      if (!seen.insert(ItemIdentity{table->id, key}).second) {
         return Error::Validation("Provided list of item keys contains duplicates");
       }
       multi.table_of_write.push_back(position);
       multi.partitions.push_back(key.partition);
-      const std::optional<Item>* new_item = &request.put_item;
-      writes.push_back({table.get(), std::move(key),
-                        [new_item](const std::optional<Item>&) -> Result<std::optional<Item>> {
-                          return *new_item;
-                        },
-                        /*needs_old_item=*/false});
+      writes.push_back(storage::Replacement(*table, std::move(key), request.put_item));
     }
   }
   DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes)));

@@ -195,56 +195,8 @@ Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUp
   return changes;
 }
 
-namespace {
-
-// Applies `change` to index `index_id` in the table's current definition (it may have changed
-// since the backfill began; it may also be gone).
-void ChangeIndex(storage::Catalog& catalog, uint64_t table_id, uint64_t index_id,
-                 const std::function<void(IndexDef&)>& change) {
-  auto changed = catalog.Modify(table_id, [&](TableDef& table) {
-    for (auto& index : table.indexes) {
-      if (index.id == index_id) change(index);
-    }
-    return OkStatus();
-  });
-  changed.IgnoreError();  // the table may have been dropped meanwhile
-}
-
-}  // namespace
-
 void StartBackfill(OpContext& ctx, uint64_t table_id, uint64_t index_id) {
-  storage::Database& db = ctx.db();
-  storage::Catalog& catalog = ctx.catalog();
-  const ServiceOptions& options = ctx.options();
-  ctx.service().RunInBackground([&db, &catalog, &options, table_id, index_id] {
-    auto table = catalog.FindById(table_id);
-    if (!table) return;
-    const IndexDef* index = table->FindIndexById(index_id);
-    const bool is_vector = index && index->IsVector();
-    const auto started = std::chrono::steady_clock::now();
-    if (is_vector && !index->backfilling) {
-      // The allocation phase DynamoDB goes through before a vector index backfills.
-      std::this_thread::sleep_for(options.vector_allocation);
-      ChangeIndex(catalog, table_id, index_id, [](IndexDef& i) { i.backfilling = true; });
-      table = catalog.FindById(table_id);
-      if (!table || !table->FindIndexById(index_id)) return;
-    }
-    Result<uint64_t> done = db.BackfillIndex(*table, index_id);
-    if (!done.ok()) {
-      log::Error("backfill of index %llu failed: %s",
-                   static_cast<unsigned long long>(index_id), done.error().message().c_str());
-      return;
-    }
-    // Not ACTIVE before the vector index's minimum build time, nor before the transient
-    // delay of -delayTransientStatuses.
-    std::this_thread::sleep_until(
-        started + std::max(is_vector ? options.vector_build_minimum : std::chrono::milliseconds(0),
-                           options.transient_status_delay));
-    ChangeIndex(catalog, table_id, index_id, [](IndexDef& i) {
-      i.status = IndexStatus::kActive;
-      i.backfilling = false;
-    });
-  });
+  ctx.service().backfills().Start(table_id, index_id);
 }
 
 }  // namespace ddbd::server::ops

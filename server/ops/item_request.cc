@@ -129,9 +129,10 @@ PreparedWrite Replacing(std::shared_ptr<const TableDef> table, PrimaryKey key,
                          request.expressions.condition != nullptr;
   write.request = std::make_shared<const WriteRequest>(std::move(request));
   write.compute = [request = write.request, item = std::move(new_item)](
-                      const std::optional<Item>& old) -> Result<std::optional<Item>> {
-    DDBD_RETURN_IF_ERROR(CheckWriteCondition(*request, old));
-    return item;
+                      const std::optional<Item>& old) {
+    Status condition = CheckWriteCondition(*request, old);
+    if (!condition.ok()) return storage::Mutation::Fail(std::move(condition).error());
+    return storage::Mutation::Store(item);
   };
   return write;
 }
@@ -167,9 +168,11 @@ std::optional<Item> ReturnedAttributes(const WriteRequest& request,
 
 Result<std::string> RunWrite(OpContext& ctx, PreparedWrite write) {
   const AttributeValue partition = write.key.partition;
-  std::vector<storage::ItemWrite> writes;
-  writes.push_back({write.table.get(), std::move(write.key), std::move(write.compute),
-                    write.needs_old_item});
+  std::vector<storage::ItemWrite> writes(1);
+  writes[0].table = write.table.get();
+  writes[0].key = std::move(write.key);
+  writes[0].compute = std::move(write.compute);
+  writes[0].needs_old_item = write.needs_old_item;
   DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes)));
   const storage::WriteOutcome& outcome = outcomes.front();
   return RenderWriteResponse(*write.request, *write.table, partition, outcome,

@@ -74,7 +74,7 @@ struct PreparedWrite {
   std::shared_ptr<const TableDef> table;
   PrimaryKey key;
   std::shared_ptr<const WriteRequest> request;
-  std::function<Result<std::optional<Item>>(const std::optional<Item>&)> compute;
+  std::function<storage::Mutation(const std::optional<Item>&)> compute;
   bool needs_old_item = true;  // as storage::ItemWrite::needs_old_item
   bool check_only = false;     // a ConditionCheck: nothing is written
 };

@@ -20,7 +20,7 @@ struct QueryInput {
 struct KeyRange {
   std::vector<AttributeValue> partition;          // one value per partition attribute
   std::vector<AttributeValue> sort_prefix;        // equalities on leading sort attributes
-  storage::SortKeyRange sort;                     // the condition on the next sort attribute
+  SortKeyRange sort;                     // the condition on the next sort attribute
   std::vector<const Condition*> sort_conditions;  // each condition on a sort attribute
 };
 
@@ -76,8 +76,7 @@ expressions::Comparator Mirror(expressions::Comparator c) {
 
 Status ApplySortCondition(const Condition& c, const expressions::Comparator comparator,
                           const std::vector<const AttributeValue*>& values,
-                          storage::SortKeyRange& range) {
-  using storage::SortKeyRange;
+                          SortKeyRange& range) {
   if (c.kind == Condition::Kind::kBetween) {
     range.lower = SortKeyRange::Bound{*values[0], true};
     range.upper = SortKeyRange::Bound{*values[1], true};
@@ -331,7 +330,7 @@ Result<std::string> Query(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(KeyRange range,
                         AnalyzeKeyCondition(target, in.read.expressions, start_key));
   DDBD_RETURN_IF_ERROR(CheckFilterAvoidsKeys(target, in.read.expressions));
-  std::optional<std::string> start;
+  std::optional<storage::StartKey> start;
   if (start_key) {
     DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(target, *start_key));
     DDBD_RETURN_IF_ERROR(

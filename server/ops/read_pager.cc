@@ -7,7 +7,6 @@
 #include "index/index_entries.h"
 #include "server/wire/attribute_value_json.h"
 #include "server/wire/constraint_errors.h"
-#include "storage/internal/key_codec.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -192,7 +191,7 @@ Status CheckStartKeyElement(const Item& start_key, const KeyElement& element) {
   return OkStatus();
 }
 
-Result<std::string> StartKeyFor(const ReadTarget& target, const Item& start_key) {
+Result<storage::StartKey> StartKeyFor(const ReadTarget& target, const Item& start_key) {
   const TableDef& table = *target.table;
   auto invalid = [] {
     return Error::Validation("The provided starting key is invalid: The provided key element "
@@ -209,16 +208,16 @@ Result<std::string> StartKeyFor(const ReadTarget& target, const Item& start_key)
   if (!key.ok()) {
     return Error::Validation("The provided starting key is invalid: " + key.error().message());
   }
-  if (!target.index) return storage::ItemKey(table.id, *key);
-  std::vector<AttributeValue> partition, sort;
-  for (auto [keys, values] : {std::pair{&target.index->partition_keys, &partition},
-                              {&target.index->sort_keys, &sort}}) {
+  storage::StartKey start{std::move(*key), {}, {}};
+  if (!target.index) return start;
+  for (auto [keys, values] : {std::pair{&target.index->partition_keys, &start.index_partition},
+                              {&target.index->sort_keys, &start.index_sort}}) {
     for (const KeyElement& element : *keys) {
       DDBD_RETURN_IF_ERROR(CheckStartKeyElement(start_key, element));
       values->push_back(start_key.at(element.name));
     }
   }
-  return storage::IndexEntryKey(target.index->id, partition, sort, *key);
+  return start;
 }
 
 Result<std::string> ReadPage(storage::Database& db, const ReadTarget& target,

@@ -58,9 +58,9 @@ Status CheckStartKeySize(const ReadTarget& target, const Item& start_key, bool q
 // match the schema".
 Status CheckStartKeyElement(const Item& start_key, const KeyElement& element);
 
-// The storage key of an ExclusiveStartKey whose target key attributes were checked: the
-// table key must be present and valid ("The provided starting key is invalid: ...").
-Result<std::string> StartKeyFor(const ReadTarget& target, const Item& start_key);
+// Where the read resumes after an ExclusiveStartKey whose target key attributes were checked:
+// the table key must be present and valid ("The provided starting key is invalid: ...").
+Result<storage::StartKey> StartKeyFor(const ReadTarget& target, const Item& start_key);
 
 // One page of results as the JSON response of Query or Scan. `db` fetches whole items for
 // LSI reads that need attributes the index does not project.

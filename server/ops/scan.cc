@@ -3,7 +3,6 @@
 #include "server/ops/ops.h"
 #include "server/ops/read_pager.h"
 #include "server/wire/attribute_value_json.h"
-#include "storage/internal/key_codec.h"
 
 namespace ddbd::server::ops {
 
@@ -63,14 +62,13 @@ std::pair<uint64_t, uint64_t> SegmentHashRange(int64_t segment, int64_t total) {
   return {begin, static_cast<uint64_t>(end - 1)};
 }
 
-// The partition hash that places a start key in Scan order (storage's PartitionHash of the
-// encoded partition attributes, as key_codec builds item and index-entry keys).
+// The partition hash that places a start key in Scan order.
 uint64_t StartKeyHash(const ReadTarget& target, const Item& start_key) {
-  std::string encoded;
+  std::vector<AttributeValue> partition;
   for (const KeyElement& element : target.partition_keys()) {
-    storage::EncodeKeyValue(start_key.at(element.name), encoded);
+    partition.push_back(start_key.at(element.name));
   }
-  return storage::PartitionHash(encoded);
+  return storage::Database::PartitionHash(partition);
 }
 
 }  // namespace
@@ -80,7 +78,7 @@ Result<std::string> Scan(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.read.table_name));
   DDBD_ASSIGN_OR_RETURN(ReadTarget target, ResolveTarget(*table, in.read, /*query=*/false));
   auto [begin, end] = SegmentHashRange(in.segment, in.total_segments);
-  std::optional<std::string> start;
+  std::optional<storage::StartKey> start;
   if (in.exclusive_start_key) {
     const Item& start_key = *in.exclusive_start_key;
     DDBD_RETURN_IF_ERROR(CheckStartKeySize(target, start_key, /*query=*/false));

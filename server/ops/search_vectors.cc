@@ -9,6 +9,7 @@
 #include "server/ops/common.h"
 #include "server/ops/expression_request.h"
 #include "server/ops/ops.h"
+#include "vector/entry_codec.h"
 #include "server/wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
@@ -143,6 +144,7 @@ Status CollectTerms(const expressions::Condition& condition, const expressions::
 // equalities entries must satisfy.
 struct SearchScope {
   std::string scope;
+  std::vector<AttributeValue> partition;  // the HASH value, for an index with one
   std::vector<vector::VectorIndex::FilterCondition> filters;
 };
 
@@ -200,9 +202,11 @@ Result<SearchScope> ScopeOfSearch(const IndexDef& index, const std::vector<Searc
             (value.type() == AttributeType::kB ? "binary" : "string") + " value. Key: " +
             element.name);
       }
-      scope.scope = VectorIndexes::ComparableBytes(value);
+      scope.scope = vector::VectorIndexes::ComparableBytes(value);
+      scope.partition = {value};
     } else {
-      scope.filters.push_back({static_cast<size_t>(filter), VectorIndexes::ComparableBytes(value)});
+      scope.filters.push_back(
+          {static_cast<size_t>(filter), vector::VectorIndexes::ComparableBytes(value)});
     }
   }
   return scope;
@@ -276,9 +280,11 @@ Result<std::string> SearchVectors(OpContext& ctx, const Request& req) {
   out.BeginObject().Key("SearchResults").BeginArray();
   size_t returned = 0, returned_bytes = 0, response_bytes = 0;
   for (const auto& hit : hits) {
-    DDBD_ASSIGN_OR_RETURN(std::optional<Item> stored, ctx.db().GetIndexEntry(hit.key));
+    DDBD_ASSIGN_OR_RETURN(PrimaryKey key, vector::VectorIndexes::KeyOfHit(hit, *table));
+    DDBD_ASSIGN_OR_RETURN(std::optional<Item> stored,
+                          ctx.db().GetIndexEntry(index->id, scope.partition, {}, key));
     if (!stored) continue;  // deleted since the search saw it
-    index::DecodedVectorEntry entry = index::DecodeVectorEntry(*index, std::move(*stored));
+    vector::DecodedVectorEntry entry = vector::DecodeVectorEntry(*index, std::move(*stored));
     Item item;
     if (in.expressions.projection) {
       if (returns_vector) {

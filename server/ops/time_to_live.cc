@@ -1,5 +1,5 @@
 // UpdateTimeToLive and DescribeTimeToLive: a table's Time to Live setting. The deletions
-// themselves are the TtlSweeper's (server/ttl_sweeper.h).
+// themselves, and the expiry keyspace they read, are the ttl module's (ttl/sweeper.h).
 //
 // DynamoDB reports a change as ENABLED/DISABLED at once (ENABLING was not observable), and
 // then refuses further changes to the table's TTL for about half an hour ("Time to live has
@@ -61,6 +61,7 @@ Status ApplyTtlChange(TableDef& table, const TtlChange& change) {
     if (!table.ttl_attribute) return Error::Validation("TimeToLive is already disabled");
     table.ttl_attribute.reset();
   }
+  table.ttl_indexed = false;  // enabled: the backfill sets it; disabled: nothing is indexed
   return OkStatus();
 }
 
@@ -73,7 +74,12 @@ Result<std::string> UpdateTimeToLive(OpContext& ctx, const Request& req) {
   auto changed = ctx.catalog().Modify(
       table->id, [&](TableDef& current) { return ApplyTtlChange(current, change); });
   if (!changed.ok()) return std::move(changed).error();
-  if (change.enabled) ctx.service().ttl().Wake();
+  if (change.enabled) {
+    ctx.service().ttl().IndexTable(table->id);
+  } else {
+    // Nothing reads the expiries of a table without TTL; enabling it again indexes anew.
+    ctx.db().DropExpiries(table->id).IgnoreError();
+  }
 
   wire::JsonWriter out;
   out.BeginObject().Key("TimeToLiveSpecification").BeginObject();

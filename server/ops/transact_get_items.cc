@@ -2,11 +2,10 @@
 // snapshot: every item's lock is held while all of them are read (a check-only
 // Database::WriteItems), so no write lands between two of the reads.
 #include <algorithm>
-#include <set>
+#include <unordered_set>
 
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
-#include "storage/internal/key_codec.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -48,7 +47,7 @@ Result<std::vector<TransactGet>> ReadTransactGets(OpContext& ctx, wire::JsonObje
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
 
   std::vector<TransactGet> result;
-  std::set<std::string> seen;
+  std::unordered_set<ItemIdentity, ItemIdentityHash> seen;
   for (wire::JsonObject get : gets) {
     TransactGet parsed;
     DDBD_ASSIGN_OR_RETURN(parsed.request, ReadGetRequest(get));
@@ -57,7 +56,7 @@ Result<std::vector<TransactGet>> ReadTransactGets(OpContext& ctx, wire::JsonObje
     result.push_back(std::move(parsed));
   }
   for (const TransactGet& get : result) {
-    if (!seen.insert(storage::ItemKey(get.table->id, get.key)).second) {
+    if (!seen.insert(ItemIdentity{get.table->id, get.key}).second) {
       return Error::Validation("Transaction request cannot include multiple operations on one item");
     }
   }
@@ -75,9 +74,7 @@ Result<std::string> TransactGetItems(OpContext& ctx, const Request& req) {
     read.table = get.table.get();
     read.key = get.key;
     read.check_only = true;
-    read.compute = [](const std::optional<Item>& old) -> Result<std::optional<Item>> {
-      return old;
-    };
+    read.compute = [](const std::optional<Item>& old) { return storage::Mutation::Store(old); };
     reads.push_back(std::move(read));
   }
   DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(reads)));

@@ -4,12 +4,10 @@
 // (Database::WriteItems), and a failure of any of them cancels the whole transaction with
 // one CancellationReason per action.
 #include <algorithm>
-#include <numeric>
-#include <set>
+#include <unordered_set>
 
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
-#include "storage/internal/key_codec.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -140,6 +138,34 @@ std::optional<CancellationReason> ReasonFor(const Error& error) {
   }
 }
 
+// A transaction commits only if every action can: otherwise it is cancelled with each
+// action's reason (None for those that could), or ends with an error that is not an
+// action's own. `checks[i]`: action i is a ConditionCheck (it writes nothing).
+Status TransactionVerdict(const std::vector<bool>& checks,
+                          const std::vector<storage::WriteOutcome>& outcomes) {
+  std::vector<CancellationReason> reasons(outcomes.size());
+  bool cancelled = false;
+  size_t written_bytes = 0;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (!outcomes[i].failure) {
+      if (!checks[i] && outcomes[i].new_item) written_bytes += outcomes[i].new_size;
+      continue;
+    }
+    std::optional<CancellationReason> reason = ReasonFor(*outcomes[i].failure);
+    if (!reason) return *outcomes[i].failure;
+    reasons[i] = std::move(*reason);
+    cancelled = true;
+  }
+  if (cancelled) return Error::TransactionCanceled(std::move(reasons));
+  // DynamoDB documents that the items of a transaction may total 4 MB at most (those that
+  // Puts and Updates write); its message for this was not found, so the text is ddbd's.
+  // Pinned by: test_transactions.py::test_a_transaction_over_4_mb_is_refused
+  if (written_bytes > kMaxTransactionBytes) {
+    return Error::Validation("Transaction request cannot be larger than 4 MB");
+  }
+  return OkStatus();
+}
+
 // Validates and applies the transaction; its answer.
 Result<std::string> RunTransaction(OpContext& ctx, const TransactWriteInput& in) {
   // Every action is read and validated before a wrongly typed key cancels the transaction,
@@ -157,9 +183,9 @@ Result<std::string> RunTransaction(OpContext& ctx, const TransactWriteInput& in)
       key_type_failure.emplace(i, write.error().message());
     }
   }
-  std::set<std::string> seen;
+  std::unordered_set<ItemIdentity, ItemIdentityHash> seen;
   for (const PreparedWrite& write : prepared) {
-    if (!seen.insert(storage::ItemKey(write.table->id, write.key)).second) {
+    if (!seen.insert(ItemIdentity{write.table->id, write.key}).second) {
       return Error::Validation("Transaction request cannot include multiple operations on one item");
     }
   }
@@ -171,16 +197,13 @@ Result<std::string> RunTransaction(OpContext& ctx, const TransactWriteInput& in)
     return Error::TransactionCanceled(std::move(reasons));
   }
 
-  // Every action's compute runs (so that every failed condition is reported); a failing one
-  // records its reason and leaves its item as it is, and the verdict before the commit
-  // cancels the transaction if any did.
-  std::vector<CancellationReason> reasons(prepared.size());
-  bool cancelled = false;
-  std::vector<size_t> written_bytes(prepared.size());  // the size of each item written
+  // Every action's compute runs (so that every failed condition is reported); the verdict
+  // before the commit cancels the transaction if any failed.
   MultiWrite multi;
   std::vector<storage::ItemWrite> writes;
-  for (size_t i = 0; i < prepared.size(); ++i) {
-    PreparedWrite& write = prepared[i];
+  std::vector<bool> checks;
+  for (PreparedWrite& write : prepared) {
+    checks.push_back(write.check_only);
     multi.table_of_write.push_back(multi.TableIndex(write.table, write.request->table_name));
     multi.partitions.push_back(write.key.partition);
     storage::ItemWrite item_write;
@@ -188,31 +211,14 @@ Result<std::string> RunTransaction(OpContext& ctx, const TransactWriteInput& in)
     item_write.key = write.key;
     item_write.needs_old_item = write.needs_old_item;
     item_write.check_only = write.check_only;
-    item_write.compute = [&, i](const std::optional<Item>& old) -> Result<std::optional<Item>> {
-      Result<std::optional<Item>> computed = prepared[i].compute(old);
-      // Set, not added: storage may run a compute more than once.
-      written_bytes[i] = computed.ok() && *computed && !prepared[i].check_only
-                             ? ItemSize(**computed) : 0;
-      if (computed.ok()) return computed;
-      std::optional<CancellationReason> reason = ReasonFor(computed.error());
-      if (!reason) return computed;
-      reasons[i] = std::move(*reason);
-      cancelled = true;
-      return old;
-    };
+    item_write.compute = write.compute;
     writes.push_back(std::move(item_write));
   }
-  DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes), [&]() -> Status {
-    if (cancelled) return Error::TransactionCanceled(reasons);
-    // DynamoDB documents that the items of a transaction may total 4 MB at most (those that
-    // Puts and Updates write); its message for this was not found, so the text is ddbd's.
-    // Pinned by: test_transactions.py::test_a_transaction_over_4_mb_is_refused
-    if (std::accumulate(written_bytes.begin(), written_bytes.end(), size_t{0}) >
-        kMaxTransactionBytes) {
-      return Error::Validation("Transaction request cannot be larger than 4 MB");
-    }
-    return OkStatus();
-  }));
+  DDBD_ASSIGN_OR_RETURN(
+      auto outcomes,
+      ctx.db().WriteItems(std::move(writes), [&checks](const auto& outcomes) {
+        return TransactionVerdict(checks, outcomes);
+      }));
 
   wire::JsonWriter out;
   out.BeginObject();
@@ -228,7 +234,7 @@ Result<std::string> RunTransaction(OpContext& ctx, const TransactWriteInput& in)
 Result<std::string> TransactWriteItems(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(TransactWriteInput in, ReadTransactWrite(req.body));
   if (!in.token) return RunTransaction(ctx, in);
-  ClientTokens& tokens = ctx.service().client_tokens();
+  transactions::ClientTokens& tokens = ctx.service().client_tokens();
   const std::string scope(ctx.scope()), token(*in.token);
   DDBD_ASSIGN_OR_RETURN(std::optional<std::string> earlier,
                         tokens.Begin(scope, token, simdjson::minify(req.body)));

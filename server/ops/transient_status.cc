@@ -1,7 +1,6 @@
 // Delayed state changes of tables and indexes.
 #include "server/ops/transient_status.h"
 
-#include <thread>
 
 namespace ddbd::server::ops {
 
@@ -12,10 +11,8 @@ bool TransientStatuses(const OpContext& ctx) {
 void AfterTransientDelay(OpContext& ctx, std::function<void(OpContext&)> work) {
   Service& service = ctx.service();
   OpContext later(service, ctx.scope(), ctx.region());
-  service.RunInBackground([later, work = std::move(work)]() mutable {
-    std::this_thread::sleep_for(later.options().transient_status_delay);
-    work(later);
-  });
+  service.executor().RunAfter(service.options().transient_status_delay,
+                              [later, work = std::move(work)]() mutable { work(later); });
 }
 
 Status CheckTableChangeable(const TableDef& table, bool allow_updating) {

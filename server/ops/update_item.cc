@@ -101,7 +101,9 @@ Result<PreparedWrite> PrepareUpdate(OpContext& ctx, wire::JsonObject body) {
   DDBD_RETURN_IF_ERROR(CheckKeyNotUpdated(*write.table, in->request.expressions));
   write.request = std::shared_ptr<const WriteRequest>(in, &in->request);
   write.compute = [in = std::shared_ptr<const UpdateItemInput>(in)](
-                      const std::optional<Item>& old) { return ComputeUpdated(*in, old); };
+                      const std::optional<Item>& old) {
+    return storage::Mutation::From(ComputeUpdated(*in, old));
+  };
   return write;
 }
 

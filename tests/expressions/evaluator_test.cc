@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "expressions/update.h"
-#include "tests/testing/test_util.h"
+#include "tests/testing/assertions.h"
 
 namespace ddbd::expressions {
 namespace {

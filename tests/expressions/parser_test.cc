@@ -6,7 +6,7 @@
 #include <functional>
 
 #include "tests/testing/small_stack.h"
-#include "tests/testing/test_util.h"
+#include "tests/testing/assertions.h"
 
 namespace ddbd::expressions {
 namespace {

@@ -1,12 +1,14 @@
 // Index rules: sparse membership, projections, key checks; and the maintained entries in
-// storage through the Maintainer, including the backfill.
+// storage through the EntriesPart, including the backfill.
 #include "index/index_entries.h"
+
+#include "index/entries_part.h"
 
 #include <gtest/gtest.h>
 #include <memory>
 
 
-#include "tests/testing/test_util.h"
+#include "tests/testing/temp_db.h"
 
 namespace ddbd::index {
 namespace {
@@ -106,10 +108,7 @@ TEST(IndexEntriesTest, SameProjectionComparesOnlyWhatTheIndexHolds) {
 
 Status Put(storage::Database& db, const TableDef& table, const Item& item) {
   std::vector<storage::ItemWrite> writes;
-  writes.push_back({&table, KeyOf(table, item),
-                    [item](const std::optional<Item>&) -> Result<std::optional<Item>> {
-                      return std::optional<Item>(item);
-                    }});
+  writes.push_back(storage::Replacement(table, KeyOf(table, item), item));
   auto result = db.WriteItems(std::move(writes));
   if (!result.ok()) return std::move(result).error();
   return OkStatus();
@@ -123,10 +122,10 @@ std::vector<std::string> IndexIds(storage::Database& db, uint64_t index_id, std:
   return ids;
 }
 
-TEST(IndexMaintenanceTest, EntriesFollowWritesAndBackfillFillsNewIndexes) {
+TEST(EntriesPartTest, EntriesFollowWritesAndBackfillFillsNewIndexes) {
   TempDb temp;
-  Maintainer maintainer(temp.catalog());
-  temp.db().SetIndexMaintainer(&maintainer);
+  EntriesPart part(temp.catalog());
+  temp.db().AddWritePart(&part);
   TableDef definition = OrdersTable();
   definition.indexes.pop_back();  // KeysOnly is added later, as UpdateTable would
   ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(definition));
@@ -160,16 +159,27 @@ TEST(IndexMaintenanceTest, EntriesFollowWritesAndBackfillFillsNewIndexes) {
     return OkStatus();
   }));
   ASSERT_OK(Put(temp.db(), with_new_index, Order("o4", "paid", "1")));  // written during backfill
-  ASSERT_OK_AND_ASSIGN(uint64_t visited, temp.db().BackfillIndex(with_new_index, added.id));
+  size_t visited = 0;
+  std::optional<PrimaryKey> after;
+  do {
+    ASSERT_OK_AND_ASSIGN(
+        after, temp.db().BackfillSlice(with_new_index, after, 3,
+                                       [&](const Item& item, std::string_view encoding,
+                                           storage::WriteBatchBuilder& batch) {
+                                         ++visited;
+                                         return part.BackfillEntry(with_new_index, added.id, item,
+                                                                   encoding, batch);
+                                       }));
+  } while (after);
   EXPECT_EQ(visited, 4u);
   EXPECT_EQ(IndexIds(temp.db(), added.id, "paid"), (std::vector<std::string>{"o4", "o1"}));
   EXPECT_EQ(temp.db().Stats(added.id).item_count, 4);  // o4 counted once
 }
 
-TEST(IndexMaintenanceTest, IndexStatisticsSurviveReopenAndDropIndexClearsThem) {
+TEST(EntriesPartTest, IndexStatisticsSurviveReopenAndDropIndexClearsThem) {
   TempDb temp;
-  auto maintainer = std::make_unique<Maintainer>(temp.catalog());
-  temp.db().SetIndexMaintainer(maintainer.get());
+  auto part = std::make_unique<EntriesPart>(temp.catalog());
+  temp.db().AddWritePart(part.get());
   ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(OrdersTable()));
   const uint64_t by_status = table->indexes[0].id;
   const uint64_t keys_only = table->indexes[1].id;
@@ -195,8 +205,8 @@ TEST(IndexMaintenanceTest, IndexStatisticsSurviveReopenAndDropIndexClearsThem) {
 
   const uint64_t table_id = table->id;
   temp.Reopen();
-  maintainer = std::make_unique<Maintainer>(temp.catalog());
-  temp.db().SetIndexMaintainer(maintainer.get());
+  part = std::make_unique<EntriesPart>(temp.catalog());  // over the reopened catalog
+  temp.db().AddWritePart(part.get());
   EXPECT_EQ(temp.db().Stats(table_id).item_count, 3);
   EXPECT_EQ(temp.db().Stats(by_status).item_count, 2);
   EXPECT_EQ(temp.db().Stats(by_status).size_bytes, by_status_bytes);

@@ -2,6 +2,8 @@
 // metering (spec/vector-search.md §5, §9.2), and the order of write checks.
 #include "index/vector_entries.h"
 
+#include "vector/entry_codec.h"
+
 #include <gtest/gtest.h>
 
 namespace ddbd::index {
@@ -64,7 +66,7 @@ TEST(VectorEntriesTest, EntrySizeFollowsDynamoDBsMeasure) {
   auto entry = VectorEntryFor(table, table.indexes[0], item);
   ASSERT_TRUE(entry);
   EXPECT_EQ(entry->projected_size, 1528u);
-  DecodedVectorEntry decoded = DecodeVectorEntry(table.indexes[0], entry->projected);
+  ddbd::vector::DecodedVectorEntry decoded = ddbd::vector::DecodeVectorEntry(table.indexes[0], entry->projected);
   EXPECT_EQ(decoded.vector, (std::vector<float>{1, 2, 3}));
   EXPECT_EQ(decoded.attributes.count("embedding"), 0u);
   EXPECT_EQ(decoded.attributes.at("blob").scalar().size(), 1500u);

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/testing/test_util.h"
+#include "tests/testing/assertions.h"
 
 namespace ddbd {
 namespace {

@@ -24,10 +24,8 @@ std::string Reply::Message() const {
 ServerHarness::ServerHarness(ServiceOptions options) {
   db_ = std::move(storage::Database::Open({"", true})).value();
   catalog_ = std::move(storage::Catalog::Load(*db_)).value();
-  maintainer_ = std::make_unique<index::Maintainer>(*catalog_);
-  db_->SetIndexMaintainer(maintainer_.get());
   service_ = std::make_unique<Service>(*db_, *catalog_, std::move(options));
-  service_->StartVectorIndexes(*maintainer_).IgnoreError();
+  service_->StartBackground();
 }
 
 std::string ServerHarness::DefaultAuthorization(std::string_view access_key,

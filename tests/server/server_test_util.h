@@ -8,7 +8,6 @@
 #include <memory>
 #include <string>
 
-#include "index/index_entries.h"
 #include "server/http/exchange.h"
 #include "server/service.h"
 #include "storage/catalog.h"
@@ -38,7 +37,6 @@ class ServerHarness {
  private:
   std::unique_ptr<storage::Database> db_;
   std::unique_ptr<storage::Catalog> catalog_;
-  std::unique_ptr<index::Maintainer> maintainer_;
   std::unique_ptr<Service> service_;
 };
 

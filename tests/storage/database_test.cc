@@ -9,9 +9,9 @@
 
 #include "model/number.h"
 #include "storage/catalog.h"
-#include "storage/internal/key_codec.h"
+#include "storage/internal/backup_codec.h"
 #include "storage/internal/table_codec.h"
-#include "tests/testing/test_util.h"
+#include "tests/testing/temp_db.h"
 
 namespace ddbd::storage {
 namespace {
@@ -36,12 +36,19 @@ Item MakeItem(std::string pk, AttributeValue sk, std::string payload = "v") {
   return item;
 }
 
+ItemWrite Write(const TableDef& table, PrimaryKey key,
+                std::function<Mutation(const std::optional<Item>&)> compute) {
+  ItemWrite write;
+  write.table = &table;
+  write.key = std::move(key);
+  write.compute = std::move(compute);
+  return write;
+}
+
 Status Put(Database& db, const TableDef& table, Item item) {
   PrimaryKey key = KeyOf(table, item);
   std::vector<ItemWrite> writes;
-  writes.push_back({&table, key, [item](const std::optional<Item>&) -> Result<std::optional<Item>> {
-                      return std::optional<Item>(item);
-                    }});
+  writes.push_back(Replacement(table, key, std::move(item)));
   auto result = db.WriteItems(std::move(writes));
   if (!result.ok()) return std::move(result).error();
   return OkStatus();
@@ -199,11 +206,10 @@ TEST(DatabaseTest, PutGetReplaceDeleteAndStats) {
   EXPECT_EQ(temp.db().Stats(table->id).size_bytes, static_cast<int64_t>(ItemSize(bigger)));
 
   std::vector<ItemWrite> deletes;
-  deletes.push_back({table.get(), KeyOf(*table, item),
-                     [](const std::optional<Item>& old) -> Result<std::optional<Item>> {
-                       EXPECT_TRUE(old.has_value());
-                       return std::optional<Item>();
-                     }});
+  deletes.push_back(Write(*table, KeyOf(*table, item), [](const std::optional<Item>& old) {
+    EXPECT_TRUE(old.has_value());
+    return Mutation::Store(std::nullopt);
+  }));
   ASSERT_OK_AND_ASSIGN(auto outcomes, temp.db().WriteItems(std::move(deletes)));
   ASSERT_TRUE(outcomes[0].old_item.has_value());
   EXPECT_EQ(*outcomes[0].old_item, bigger);
@@ -219,12 +225,10 @@ TEST(DatabaseTest, FailedComputeWritesNothing) {
   Item a = MakeItem("a", AttributeValue::String("1"));
   Item b = MakeItem("b", AttributeValue::String("1"));
   std::vector<ItemWrite> writes;
-  writes.push_back({table.get(), KeyOf(*table, a),
-                    [a](const std::optional<Item>&) -> Result<std::optional<Item>> { return std::optional<Item>(a); }});
-  writes.push_back({table.get(), KeyOf(*table, b),
-                    [](const std::optional<Item>&) -> Result<std::optional<Item>> {
-                      return Error::ConditionalCheckFailed();
-                    }});
+  writes.push_back(Replacement(*table, KeyOf(*table, a), a));
+  writes.push_back(Write(*table, KeyOf(*table, b), [](const std::optional<Item>&) {
+    return Mutation::Fail(Error::ConditionalCheckFailed());
+  }));
   auto result = temp.db().WriteItems(std::move(writes));
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().code(), ErrorCode::kConditionalCheckFailed);
@@ -316,11 +320,12 @@ TEST(DatabaseTest, HashRangesPartitionTheTable) {
 
   // Resuming after a key continues exactly where the first page stopped.
   auto first = temp.db().ScanHashRange(*table, 0, UINT64_MAX, std::nullopt);
-  std::vector<std::string> order;
-  for (; first->Valid(); first->Next()) order.push_back(first->key());
-  auto resumed = temp.db().ScanHashRange(*table, 0, UINT64_MAX, order[99]);
+  std::vector<PrimaryKey> order;
+  for (; first->Valid(); first->Next()) order.push_back(KeyOf(*table, *first->item()));
+  auto resumed =
+      temp.db().ScanHashRange(*table, 0, UINT64_MAX, StartKey{order[99], {}, {}});
   ASSERT_TRUE(resumed->Valid());
-  EXPECT_EQ(resumed->key(), order[100]);
+  EXPECT_EQ(KeyOf(*table, *resumed->item()), order[100]);
 }
 
 TEST(DatabaseTest, ConcurrentReadModifyWriteLosesNoUpdate) {
@@ -333,14 +338,13 @@ TEST(DatabaseTest, ConcurrentReadModifyWriteLosesNoUpdate) {
     threads.emplace_back([&] {
       for (int i = 0; i < kIncrements; ++i) {
         std::vector<ItemWrite> writes;
-        writes.push_back({table.get(), key,
-                          [](const std::optional<Item>& old) -> Result<std::optional<Item>> {
-                            Item next = old ? *old : MakeItem("counter", AttributeValue::String("c"));
-                            Number count = old ? *Number::Parse(old->at("n").scalar()) : Number();
-                            auto one = *Number::Parse("1");
-                            next["n"] = AttributeValue::NumberText(Number::Add(count, one)->ToString());
-                            return std::optional<Item>(next);
-                          }});
+        writes.push_back(Write(*table, key, [](const std::optional<Item>& old) {
+          Item next = old ? *old : MakeItem("counter", AttributeValue::String("c"));
+          Number count = old ? *Number::Parse(old->at("n").scalar()) : Number();
+          auto one = *Number::Parse("1");
+          next["n"] = AttributeValue::NumberText(Number::Add(count, one)->ToString());
+          return Mutation::Store(next);
+        }));
         auto result = temp.db().WriteItems(std::move(writes));
         EXPECT_TRUE(result.ok());
       }
@@ -361,93 +365,10 @@ TEST(DatabaseTest, InMemoryDatabaseWorks) {
 
 Status Delete(Database& db, const TableDef& table, PrimaryKey key) {
   std::vector<ItemWrite> writes;
-  writes.push_back({&table, std::move(key),
-                    [](const std::optional<Item>&) -> Result<std::optional<Item>> {
-                      return std::optional<Item>();
-                    }});
+  writes.push_back(Replacement(table, std::move(key), std::nullopt));
   auto result = db.WriteItems(std::move(writes));
   if (!result.ok()) return std::move(result).error();
   return OkStatus();
-}
-
-TEST(StreamRecordsTest, EveryChangeIsRecordedInOrderWithTheImagesItsViewAsksFor) {
-  TempDb temp;
-  TableDef definition = MakeTable("Streamed");
-  definition.streams = {{777, StreamViewType::kNewAndOldImages, 1, true}};
-  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(definition));
-  const AttributeValue one = AttributeValue::String("1");
-  ASSERT_OK(Put(temp.db(), *table, MakeItem("a", one, "first")));
-  ASSERT_OK(Put(temp.db(), *table, MakeItem("a", one, "first")));   // unchanged: no record
-  Item with_set = MakeItem("c", one);
-  with_set["tags"] = AttributeValue::Set(AttributeType::kSS, {"x", "y"});
-  ASSERT_OK(Put(temp.db(), *table, with_set));
-  with_set["tags"] = AttributeValue::Set(AttributeType::kSS, {"y", "x"});  // the same set
-  ASSERT_OK(Put(temp.db(), *table, with_set));
-  ASSERT_OK(Delete(temp.db(), *table, {AttributeValue::String("c"), one}));
-  ASSERT_OK(Put(temp.db(), *table, MakeItem("a", one, "second")));
-  ASSERT_OK(Delete(temp.db(), *table, {AttributeValue::String("b"), one}));  // absent: none
-  ASSERT_OK(Delete(temp.db(), *table, {AttributeValue::String("a"), one}));
-
-  ASSERT_OK_AND_ASSIGN(auto all, temp.db().ReadStream(777, 0, 100));
-  ASSERT_EQ(all.size(), 5u);  // a's three changes; c inserted once (the reordered set is no
-                              // change) and removed
-  EXPECT_EQ(all[1].event, StreamEvent::kInsert);
-  EXPECT_EQ(all[2].event, StreamEvent::kRemove);
-  EXPECT_EQ(all[1].keys.at("pk"), AttributeValue::String("c"));
-  std::vector<StreamRecord> records = {all[0], all[3], all[4]};
-  ASSERT_OK_AND_ASSIGN(auto bounds, temp.db().StreamBounds(777));
-  EXPECT_EQ(bounds, std::optional(std::pair(all.front().sequence, all.back().sequence)));
-  EXPECT_EQ(records[0].event, StreamEvent::kInsert);
-  EXPECT_EQ(records[1].event, StreamEvent::kModify);
-  EXPECT_EQ(records[2].event, StreamEvent::kRemove);
-  EXPECT_LT(records[0].sequence, records[1].sequence);
-  EXPECT_LT(records[1].sequence, records[2].sequence);
-  const Item keys{{"pk", AttributeValue::String("a")}, {"sk", one}};
-  for (const auto& record : records) EXPECT_EQ(record.keys, keys);
-  EXPECT_FALSE(records[0].old_image);
-  EXPECT_EQ(records[0].new_image->at("payload").scalar(), "first");
-  EXPECT_EQ(records[1].old_image->at("payload").scalar(), "first");
-  EXPECT_EQ(records[1].new_image->at("payload").scalar(), "second");
-  EXPECT_EQ(records[2].old_image->at("payload").scalar(), "second");
-  EXPECT_FALSE(records[2].new_image);
-  EXPECT_EQ(records[1].size_bytes, ItemSize(keys) + ItemSize(*records[1].old_image) +
-                                       ItemSize(*records[1].new_image));
-
-  // Paging from a position, and the numbering survives a restart.
-  ASSERT_OK_AND_ASSIGN(auto after_first, temp.db().ReadStream(777, records[0].sequence, 1));
-  ASSERT_EQ(after_first.size(), 1u);
-  EXPECT_EQ(after_first[0].sequence, all[1].sequence);
-  const uint64_t last = temp.db().LastStreamSequence();
-  EXPECT_EQ(last, records[2].sequence);
-  temp.Reopen();
-  EXPECT_EQ(temp.db().LastStreamSequence(), last);
-
-  // Records older than the cut-off go; the stream goes with its table.
-  ASSERT_OK_AND_ASSIGN(uint64_t trimmed, temp.db().TrimStream(777, records[1].time_ms));
-  EXPECT_LE(trimmed, 3u);
-  ASSERT_OK_AND_ASSIGN(trimmed, temp.db().TrimStream(777, records[2].time_ms + 1));
-  ASSERT_OK_AND_ASSIGN(auto rest, temp.db().ReadStream(777, 0, 100));
-  EXPECT_TRUE(rest.empty());
-}
-
-TEST(StreamRecordsTest, KeysOnlyAndDisabledStreams) {
-  TempDb temp;
-  TableDef definition = MakeTable("KeysOnly");
-  definition.streams = {{801, StreamViewType::kKeysOnly, 1, false},
-                        {802, StreamViewType::kKeysOnly, 2, true}};
-  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(definition));
-  ASSERT_OK(Put(temp.db(), *table, MakeItem("a", AttributeValue::String("1"))));
-  ASSERT_OK_AND_ASSIGN(auto old_stream, temp.db().ReadStream(801, 0, 100));
-  EXPECT_TRUE(old_stream.empty());  // only the current, enabled stream records
-  ASSERT_OK_AND_ASSIGN(auto no_bounds, temp.db().StreamBounds(801));
-  EXPECT_FALSE(no_bounds);
-  ASSERT_OK_AND_ASSIGN(auto records, temp.db().ReadStream(802, 0, 100));
-  ASSERT_EQ(records.size(), 1u);
-  EXPECT_FALSE(records[0].new_image);
-  EXPECT_FALSE(records[0].old_image);
-  ASSERT_OK(temp.catalog().Drop(*table));
-  ASSERT_OK_AND_ASSIGN(records, temp.db().ReadStream(802, 0, 100));
-  EXPECT_TRUE(records.empty());
 }
 
 TEST(BackupStorageTest, CopiedItemsOutliveTheirTableAndRecordsAreScoped) {
@@ -467,18 +388,206 @@ TEST(BackupStorageTest, CopiedItemsOutliveTheirTableAndRecordsAreScoped) {
   auto cursor = temp.db().ScanPartition(copy, AttributeValue::String("a"), {}, true);
   EXPECT_EQ(SortKeys(*cursor), (std::vector<std::string>{"0", "1", "2", "3", "4"}));
 
-  ASSERT_OK(temp.db().PutBackupRecord("keyA/", backup_id, "first"));
-  ASSERT_OK(temp.db().PutBackupRecord("keyA/", backup_id + 1, "second"));
-  ASSERT_OK(temp.db().PutBackupRecord("keyB/", backup_id, "elsewhere"));
-  ASSERT_OK_AND_ASSIGN(auto records, temp.db().BackupRecords("keyA/"));
-  EXPECT_EQ(records, (std::vector<std::string>{"first", "second"}));
-  ASSERT_OK(temp.db().DeleteBackupRecord("keyA/", backup_id));
-  ASSERT_OK_AND_ASSIGN(records, temp.db().BackupRecords("keyA/"));
-  EXPECT_EQ(records, (std::vector<std::string>{"second"}));
+  BackupRecord first{backup_id, "first", 1000, 10, 5, *table};
+  BackupRecord second{backup_id + 1, "second", 2000, 20, 6, *table};
+  ASSERT_OK(temp.db().PutBackup("keyA/", first));
+  ASSERT_OK(temp.db().PutBackup("keyA/", second));
+  ASSERT_OK(temp.db().PutBackup("keyB/", BackupRecord{backup_id, "elsewhere", 0, 0, 0, *table}));
+  ASSERT_OK_AND_ASSIGN(auto records, temp.db().Backups("keyA/"));
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].name, "first");
+  EXPECT_EQ(records[0].created_ms, 1000);
+  EXPECT_EQ(records[0].size_bytes, 10);
+  EXPECT_EQ(records[0].item_count, 5);
+  EXPECT_EQ(records[0].source, *table);
+  EXPECT_EQ(records[1].name, "second");
+  ASSERT_OK(temp.db().DeleteBackup("keyA/", backup_id));
+  ASSERT_OK_AND_ASSIGN(records, temp.db().Backups("keyA/"));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].name, "second");
 
   ASSERT_OK(temp.db().DropItems(backup_id));
   auto emptied = temp.db().ScanPartition(copy, AttributeValue::String("a"), {}, true);
   EXPECT_TRUE(SortKeys(*emptied).empty());
+}
+
+// Backup records written by earlier versions were JSON; they still read.
+TEST(BackupStorageTest, RecordsOfEarlierVersionsStillRead) {
+  TableDef table = MakeTable("Old");
+  table.id = 9;
+  const std::string definition = EncodeTableDef(table);
+  // The table record as base64, as earlier versions wrote it.
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  auto byte = [&](size_t i) -> uint32_t {
+    return i < definition.size() ? static_cast<uint8_t>(definition[i]) : 0;
+  };
+  std::string base64;
+  for (size_t i = 0; i < definition.size(); i += 3) {
+    const uint32_t bits = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
+    const size_t present = std::min<size_t>(3, definition.size() - i);
+    for (size_t k = 0; k < 4; ++k) {
+      base64 += k <= present ? kAlphabet[(bits >> (18 - 6 * k)) & 63] : '=';
+    }
+  }
+  const std::string json = R"({"id":42,"name":"nightly","created":1700000000000,"size":123,)"
+                           R"("count":7,"table":")" + base64 + R"("})";
+  ASSERT_OK_AND_ASSIGN(BackupRecord decoded, DecodeBackup(json));
+  EXPECT_EQ(decoded.id, 42u);
+  EXPECT_EQ(decoded.name, "nightly");
+  EXPECT_EQ(decoded.created_ms, 1700000000000);
+  EXPECT_EQ(decoded.size_bytes, 123);
+  EXPECT_EQ(decoded.item_count, 7);
+  EXPECT_EQ(decoded.source, table);
+  ASSERT_OK_AND_ASSIGN(BackupRecord again, DecodeBackup(EncodeBackup(decoded)));
+  EXPECT_EQ(again.source, table);
+  EXPECT_EQ(again.name, "nightly");
+  EXPECT_FALSE(DecodeBackup(R"({"id":1})").ok());
+}
+
+// A part that records what it saw and adds an expiry for items with an "exp" number; one
+// that fails for items whose payload is "refuse".
+class RecordingPart : public WritePart {
+ public:
+  bool NeedsOldItem(const ItemWrite&) const override { return true; }
+  Status Contribute(const ItemChange& change, WriteBatchBuilder& batch) const override {
+    const WriteOutcome& outcome = change.outcome;
+    seen.push_back(change.Unchanged() ? "unchanged" : outcome.new_item ? "stored" : "deleted");
+    if (outcome.new_item && outcome.new_item->at("payload").scalar() == "refuse") {
+      return Error::Validation("refused by the part");
+    }
+    if (outcome.old_item && outcome.old_item->count("exp")) {
+      batch.DeleteExpiry(outcome.old_item->at("exp"));
+    }
+    if (outcome.new_item && outcome.new_item->count("exp")) {
+      batch.PutExpiry(outcome.new_item->at("exp"));
+    }
+    return OkStatus();
+  }
+  mutable std::vector<std::string> seen;
+};
+
+TEST(WritePathTest, PartsSeeEveryChangeAndTheirRefusalAbortsTheWholeCall) {
+  TempDb temp;
+  RecordingPart part;
+  temp.AddWritePart(&part);
+  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(MakeTable("Parts")));
+  Item a = MakeItem("a", AttributeValue::String("1"));
+  ASSERT_OK(Put(temp.db(), *table, a));
+  ASSERT_OK(Put(temp.db(), *table, a));
+  std::vector<ItemWrite> writes;
+  writes.push_back(Replacement(*table, KeyOf(*table, a), std::nullopt));
+  ASSERT_TRUE(temp.db().WriteItems(std::move(writes)).ok());
+  EXPECT_EQ(part.seen, (std::vector<std::string>{"stored", "unchanged", "deleted"}));
+
+  // A part's refusal is its write's failure: nothing of the call is written.
+  Item b = MakeItem("b", AttributeValue::String("1"));
+  Item refused = MakeItem("c", AttributeValue::String("1"), "refuse");
+  writes.clear();
+  writes.push_back(Replacement(*table, KeyOf(*table, b), b));
+  writes.push_back(Replacement(*table, KeyOf(*table, refused), refused));
+  auto result = temp.db().WriteItems(std::move(writes));
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().message(), "refused by the part");
+  ASSERT_OK_AND_ASSIGN(auto got, temp.db().GetItem(*table, KeyOf(*table, b)));
+  EXPECT_FALSE(got.has_value());
+  EXPECT_EQ(temp.db().Stats(table->id).item_count, 0);
+}
+
+TEST(WritePathTest, AVerdictDecidesBeforeAnythingIsWrittenAndSeesEveryFailure) {
+  TempDb temp;
+  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(MakeTable("Verdict")));
+  Item a = MakeItem("a", AttributeValue::String("1"));
+  Item b = MakeItem("b", AttributeValue::String("1"));
+  std::vector<ItemWrite> writes;
+  writes.push_back(Replacement(*table, KeyOf(*table, a), a));
+  writes.push_back(Write(*table, KeyOf(*table, b), [](const std::optional<Item>&) {
+    return Mutation::Fail(Error::ConditionalCheckFailed());
+  }));
+  size_t failures = 0;
+  auto result = temp.db().WriteItems(std::move(writes), [&](const auto& outcomes) -> Status {
+    for (const auto& outcome : outcomes) failures += outcome.failure ? 1 : 0;
+    return Error::TransactionCanceled({});
+  });
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().code(), ErrorCode::kTransactionCanceled);
+  EXPECT_EQ(failures, 1u);
+  ASSERT_OK_AND_ASSIGN(auto got, temp.db().GetItem(*table, KeyOf(*table, a)));
+  EXPECT_FALSE(got.has_value());
+
+  // A verdict that passes a call with a failure does not make it commit.
+  writes.clear();
+  writes.push_back(Replacement(*table, KeyOf(*table, a), a));
+  writes.push_back(Write(*table, KeyOf(*table, b), [](const std::optional<Item>&) {
+    return Mutation::Fail(Error::ConditionalCheckFailed());
+  }));
+  result = temp.db().WriteItems(std::move(writes), [](const auto&) { return OkStatus(); });
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().code(), ErrorCode::kConditionalCheckFailed);
+  ASSERT_OK_AND_ASSIGN(got, temp.db().GetItem(*table, KeyOf(*table, a)));
+  EXPECT_FALSE(got.has_value());
+}
+
+TEST(ExpiryStoreTest, ExpiriesAreReadInTimeOrderWithinBoundsAndGoWithTheirItems) {
+  TempDb temp;
+  RecordingPart part;
+  temp.AddWritePart(&part);
+  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(MakeTable("Expiring")));
+  auto item = [](std::string pk, std::string exp) {
+    Item item = MakeItem(std::move(pk), AttributeValue::String("s"));
+    item["exp"] = AttributeValue::NumberText(std::move(exp));
+    return item;
+  };
+  for (auto [pk, exp] : {std::pair{"late", "300"}, {"early", "100"}, {"middle", "200.5"},
+                         {"negative", "-5"}, {"also-early", "100"}}) {
+    ASSERT_OK(Put(temp.db(), *table, item(pk, exp)));
+  }
+  auto keys = [&](std::string from, std::string to) {
+    auto expired = temp.db().ExpiredItems(table->id, AttributeValue::NumberText(from),
+                                          AttributeValue::NumberText(to), 10);
+    EXPECT_TRUE(expired.ok());
+    std::vector<std::string> names;
+    for (const PrimaryKey& key : *expired) names.push_back(key.partition.scalar());
+    return names;
+  };
+  EXPECT_EQ(keys("0", "300"), (std::vector<std::string>{"also-early", "early", "middle"}));
+  EXPECT_EQ(keys("-10", "200.5"), (std::vector<std::string>{"negative", "also-early", "early"}));
+  // Moving an item's expiry moves its record; deleting the item removes it.
+  ASSERT_OK(Put(temp.db(), *table, item("early", "400")));
+  EXPECT_EQ(keys("0", "1000"), (std::vector<std::string>{"also-early", "middle", "late", "early"}));
+  ASSERT_OK(Delete(temp.db(), *table, KeyOf(*table, item("late", "0"))));
+  EXPECT_EQ(keys("250", "1000"), (std::vector<std::string>{"early"}));
+  ASSERT_OK(temp.db().DropExpiries(table->id));
+  EXPECT_TRUE(keys("-1000", "1000").empty());
+}
+
+TEST(WritePathTest, BackfillSlicesVisitEveryItemOnceUnderItsLock) {
+  TempDb temp;
+  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(MakeTable("Backfilled")));
+  for (int i = 0; i < 25; ++i) {
+    ASSERT_OK(Put(temp.db(), *table, MakeItem("p" + std::to_string(i), AttributeValue::String("s"))));
+  }
+  std::vector<std::string> visited;
+  std::optional<PrimaryKey> after;
+  int slices = 0;
+  do {
+    ASSERT_OK_AND_ASSIGN(after, temp.db().BackfillSlice(
+                                    *table, after, 10,
+                                    [&](const Item& item, std::string_view encoding,
+                                        WriteBatchBuilder& batch) {
+                                      EXPECT_FALSE(encoding.empty());
+                                      visited.push_back(item.at("pk").scalar());
+                                      batch.PutExpiry(AttributeValue::NumberText("1"));
+                                      return OkStatus();
+                                    }));
+    ++slices;
+  } while (after);
+  EXPECT_EQ(slices, 4);  // 10, 10, 5, then an empty slice that says it is done
+  EXPECT_EQ(visited.size(), 25u);
+  EXPECT_EQ(std::set<std::string>(visited.begin(), visited.end()).size(), 25u);
+  ASSERT_OK_AND_ASSIGN(auto expired, temp.db().ExpiredItems(table->id, AttributeValue::NumberText("0"),
+                                                            AttributeValue::NumberText("2"), 100));
+  EXPECT_EQ(expired.size(), 25u);
 }
 
 }  // namespace

@@ -9,10 +9,11 @@
 // its answer, and the answered tokens together keep at most `max_bytes`; past that the
 // oldest answered tokens are forgotten early (a repeat of one of those runs again).
 //
+// The window follows the service's Clock (model/clock.h).
+//
 // Entry points: ClientTokens::{Begin, Finish}. Thread-safe.
 #pragma once
 
-#include <chrono>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -20,17 +21,19 @@
 #include <string>
 #include <string_view>
 
+#include "model/clock.h"
 #include "model/result.h"
 
-namespace ddbd::server {
+namespace ddbd::transactions {
 
 class ClientTokens {
  public:
-  using Clock = std::chrono::steady_clock;
   static constexpr size_t kDefaultMaxBytes = 32 * 1024 * 1024;
-  explicit ClientTokens(Clock::duration window = std::chrono::minutes(10),
+  static constexpr int64_t kDefaultWindowMs = 10 * 60 * 1000;
+  // REQUIRES: `clock` outlives the tokens.
+  explicit ClientTokens(const Clock& clock, int64_t window_ms = kDefaultWindowMs,
                         size_t max_bytes = kDefaultMaxBytes)
-      : window_(window), max_bytes_(max_bytes) {}
+      : clock_(clock), window_ms_(window_ms), max_bytes_(max_bytes) {}
 
   // Claims `token` for a request whose parameters are `request` (a canonical text of them).
   // Returns the first answer when this repeats a completed request (nothing is to be done),
@@ -49,18 +52,19 @@ class ClientTokens {
   struct Entry {
     std::string digest;
     std::optional<std::string> answer;  // nullopt while the request runs
-    Clock::time_point expires;          // meaningful once answered
+    int64_t expires_ms = 0;             // meaningful once answered
   };
   // Answered tokens in the order they were answered, which is also their order of expiry.
   struct Answered {
     Key key;
-    Clock::time_point expires;  // tells this answer from a later one under the same key
+    int64_t expires_ms;  // tells this answer from a later one under the same key
   };
   static size_t SizeOf(const Key& key, const Entry& entry);
   // Forgets answered tokens that have expired, then the oldest ones while over the cap.
-  void EvictLocked(Clock::time_point now);
+  void EvictLocked(int64_t now_ms);
 
-  const Clock::duration window_;
+  const Clock& clock_;
+  const int64_t window_ms_;
   const size_t max_bytes_;
   mutable std::mutex mutex_;
   std::map<Key, Entry> entries_;
@@ -68,4 +72,4 @@ class ClientTokens {
   size_t retained_bytes_ = 0;
 };
 
-}  // namespace ddbd::server
+}  // namespace ddbd::transactions

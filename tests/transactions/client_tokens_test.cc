@@ -1,15 +1,15 @@
 // ClientTokens: TransactWriteItems' idempotency window.
-#include "server/client_tokens.h"
+#include "transactions/client_tokens.h"
 
 #include <gtest/gtest.h>
 
-#include <thread>
 
-namespace ddbd::server {
+namespace ddbd::transactions {
 namespace {
 
 TEST(ClientTokensTest, ARepeatGetsTheFirstAnswerWithinTheWindow) {
-  ClientTokens tokens(std::chrono::milliseconds(500));
+  ManualClock clock(1'700'000'000'000);
+  ClientTokens tokens(clock, /*window_ms=*/500);
   auto first = tokens.Begin("", "t", "body");
   ASSERT_TRUE(first.ok());
   EXPECT_FALSE(first->has_value());  // runs
@@ -26,14 +26,16 @@ TEST(ClientTokensTest, ARepeatGetsTheFirstAnswerWithinTheWindow) {
   ASSERT_TRUE(elsewhere.ok());
   EXPECT_FALSE(elsewhere->has_value());
 
-  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  clock.Advance(499);
+  EXPECT_EQ(tokens.Begin("", "t", "body")->value_or("none"), "{}");  // still within it
+  clock.Advance(1);
   auto later = tokens.Begin("", "t", "other");  // the window has passed: a new request
   ASSERT_TRUE(later.ok());
   EXPECT_FALSE(later->has_value());
 }
 
 TEST(ClientTokensTest, AFailedRequestReleasesItsToken) {
-  ClientTokens tokens;
+  ClientTokens tokens(Clock::System());
   ASSERT_TRUE(tokens.Begin("", "t", "body").ok());
   tokens.Finish("", "t", std::nullopt);
   auto retry = tokens.Begin("", "t", "different body");
@@ -44,7 +46,7 @@ TEST(ClientTokensTest, AFailedRequestReleasesItsToken) {
 // boto3 and the JS SDK send a token with every transaction: what a token keeps must not grow
 // with the request (a digest of it is enough to tell a repeat from a mismatch).
 TEST(ClientTokensTest, ATokenKeepsADigestOfTheRequestNotTheRequest) {
-  ClientTokens tokens;
+  ClientTokens tokens(Clock::System());
   const std::string request(1 << 20, 'x');
   ASSERT_TRUE(tokens.Begin("", "t", request).ok());
   tokens.Finish("", "t", "{}");
@@ -58,7 +60,7 @@ TEST(ClientTokensTest, ATokenKeepsADigestOfTheRequestNotTheRequest) {
 
 // Past the cap, the tokens answered first are forgotten first; running ones are kept.
 TEST(ClientTokensTest, TheTokensRetainedAreCappedOldestFirst) {
-  ClientTokens tokens(std::chrono::minutes(10), /*max_bytes=*/10'000);
+  ClientTokens tokens(Clock::System(), ClientTokens::kDefaultWindowMs, /*max_bytes=*/10'000);
   ASSERT_TRUE(tokens.Begin("", "running", "r").ok());
   const std::string answer(100, 'a');
   for (int i = 0; i < 1000; ++i) {
@@ -73,4 +75,4 @@ TEST(ClientTokensTest, TheTokensRetainedAreCappedOldestFirst) {
 }
 
 }  // namespace
-}  // namespace ddbd::server
+}  // namespace ddbd::transactions

@@ -1,5 +1,6 @@
-// Key encodings: byte order must equal DynamoDB's order, and encodings must be prefix-free.
-#include "storage/internal/key_codec.h"
+// Key value encodings: byte order must equal DynamoDB's order (and CompareKeyValues'),
+// encodings must be prefix-free, and every encoding decodes back to its value.
+#include "model/key_encoding.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +9,7 @@
 
 #include "model/number.h"
 
-namespace ddbd::storage {
+namespace ddbd {
 namespace {
 
 // DynamoDB's order of two key values of one type: bytes for S and B, numeric for N.
@@ -58,13 +59,30 @@ std::string RandomNumberLiteral(std::mt19937_64& random) {
   return literal + "e" + std::to_string(exponent(random) % (random() % 3 == 0 ? 5 : 121));
 }
 
+KeyAttributeType KeyTypeOf(const AttributeValue& value) {
+  return value.type() == AttributeType::kS   ? KeyAttributeType::kS
+         : value.type() == AttributeType::kN ? KeyAttributeType::kN
+                                             : KeyAttributeType::kB;
+}
+
 void ExpectOrderPreserved(const std::vector<AttributeValue>& values) {
+  for (const AttributeValue& value : values) {
+    // Decoding reads exactly one encoding and gives the value back.
+    const std::string encoded = EncodeKeyValue(value) + "tail";
+    std::string_view in = encoded;
+    Result<AttributeValue> decoded = DecodeKeyValue(in, KeyTypeOf(value));
+    ASSERT_TRUE(decoded.ok());
+    ASSERT_EQ(*decoded, value);
+    ASSERT_EQ(in, "tail");
+  }
   for (size_t i = 0; i < values.size(); ++i) {
     for (size_t j = 0; j < values.size(); ++j) {
       std::string a = EncodeKeyValue(values[i]);
       std::string b = EncodeKeyValue(values[j]);
       ASSERT_EQ(ByteOrder(a, b), DynamoOrder(values[i], values[j]))
           << TypeName(values[i].type()) << " " << i << " vs " << j;
+      const auto order = CompareKeyValues(values[i], values[j]);
+      ASSERT_EQ(order < 0 ? -1 : order > 0 ? 1 : 0, DynamoOrder(values[i], values[j]));
       // Prefix-free: a different value's encoding never starts with this one.
       if (DynamoOrder(values[i], values[j]) != 0) {
         ASSERT_NE(b.compare(0, a.size(), a), 0);
@@ -73,14 +91,14 @@ void ExpectOrderPreserved(const std::vector<AttributeValue>& values) {
   }
 }
 
-TEST(KeyCodecTest, StringOrderMatchesDynamoDB) {
+TEST(KeyEncodingTest, StringOrderMatchesDynamoDB) {
   std::mt19937_64 random(1);
   std::vector<AttributeValue> values;
   for (int i = 0; i < 300; ++i) values.push_back(AttributeValue::String(RandomBytes(random, false)));
   ExpectOrderPreserved(values);
 }
 
-TEST(KeyCodecTest, BinaryOrderMatchesDynamoDB) {
+TEST(KeyEncodingTest, BinaryOrderMatchesDynamoDB) {
   std::mt19937_64 random(2);
   std::vector<AttributeValue> values;
   for (int i = 0; i < 300; ++i) {
@@ -89,7 +107,7 @@ TEST(KeyCodecTest, BinaryOrderMatchesDynamoDB) {
   ExpectOrderPreserved(values);
 }
 
-TEST(KeyCodecTest, NumberOrderMatchesDynamoDB) {
+TEST(KeyEncodingTest, NumberOrderMatchesDynamoDB) {
   std::mt19937_64 random(3);
   std::vector<AttributeValue> values;
   for (std::string_view fixed : {"0", "1", "-1", "10", "9", "1.5", "-1.5", "1e-130", "-1e-130",
@@ -103,27 +121,24 @@ TEST(KeyCodecTest, NumberOrderMatchesDynamoDB) {
   ExpectOrderPreserved(values);
 }
 
-TEST(KeyCodecTest, EqualNumbersEncodeEqually) {
+TEST(KeyEncodingTest, EqualNumbersEncodeEqually) {
   EXPECT_EQ(EncodeKeyValue(AttributeValue::NumberText(Number::Parse("1e3")->ToString())),
             EncodeKeyValue(AttributeValue::NumberText("1000")));
 }
 
-TEST(KeyCodecTest, ItemKeysGroupByPartition) {
-  PrimaryKey a{AttributeValue::String("p"), AttributeValue::String("x")};
-  PrimaryKey b{AttributeValue::String("p"), AttributeValue::String("y")};
-  std::string prefix = PartitionPrefix(7, AttributeValue::String("p"));
-  EXPECT_EQ(ItemKey(7, a).compare(0, prefix.size(), prefix), 0);
-  EXPECT_EQ(ItemKey(7, b).compare(0, prefix.size(), prefix), 0);
-  EXPECT_LT(ItemKey(7, a), ItemKey(7, b));
-  EXPECT_LT(TablePrefix(7), ItemKey(7, a));
-  EXPECT_LT(ItemKey(7, b), TablePrefix(8));
-}
-
-TEST(KeyCodecTest, PrefixSuccessor) {
-  EXPECT_EQ(PrefixSuccessor("ab"), "ac");
-  EXPECT_EQ(PrefixSuccessor(std::string("a\xFF", 2)), "b");
-  EXPECT_EQ(PrefixSuccessor(std::string("\xFF\xFF", 2)), "");
+TEST(KeyEncodingTest, TableKeysRoundTripAndRefuseOtherBytes) {
+  TableDef table;
+  table.partition_key = {"pk", KeyAttributeType::kN};
+  table.sort_key = KeyElement{"sk", KeyAttributeType::kB};
+  const PrimaryKey key{AttributeValue::NumberText("-12.5"),
+                       AttributeValue::Binary(std::string("a\0b", 3))};
+  Result<PrimaryKey> decoded = DecodeKey(EncodeKey(key), table);
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(*decoded, key);
+  EXPECT_FALSE(DecodeKey(EncodeKey(key) + "x", table).ok());
+  EXPECT_FALSE(DecodeKey("\x03", table).ok());
+  EXPECT_FALSE(DecodeKey(std::string("\x03\x80\x0B\x00", 4), table).ok());  // digit 10
 }
 
 }  // namespace
-}  // namespace ddbd::storage
+}  // namespace ddbd

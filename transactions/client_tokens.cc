@@ -1,11 +1,11 @@
 // Idempotency of TransactWriteItems by ClientRequestToken.
-#include "server/client_tokens.h"
+#include "transactions/client_tokens.h"
 
 #include <xxhash.h>
 
 #include <cstring>
 
-namespace ddbd::server {
+namespace ddbd::transactions {
 namespace {
 
 std::string Digest(std::string_view request) {
@@ -29,9 +29,9 @@ Result<std::optional<std::string>> ClientTokens::Begin(const std::string& scope,
                                                        const std::string& token,
                                                        std::string_view request) {
   std::lock_guard lock(mutex_);
-  EvictLocked(Clock::now());
+  EvictLocked(clock_.NowMs());
   std::string digest = Digest(request);
-  auto [it, inserted] = entries_.try_emplace({scope, token}, Entry{digest, std::nullopt, {}});
+  auto [it, inserted] = entries_.try_emplace({scope, token}, Entry{digest, std::nullopt, 0});
   if (inserted) return std::optional<std::string>();
   const Entry& entry = it->second;
   if (entry.digest != digest) {
@@ -57,18 +57,18 @@ void ClientTokens::Finish(const std::string& scope, const std::string& token,
   }
   Entry& entry = it->second;
   entry.answer = std::move(answer);
-  entry.expires = Clock::now() + window_;
+  entry.expires_ms = clock_.NowMs() + window_ms_;
   retained_bytes_ += SizeOf(it->first, entry);
-  answered_.push_back({it->first, entry.expires});
-  EvictLocked(Clock::now());
+  answered_.push_back({it->first, entry.expires_ms});
+  EvictLocked(clock_.NowMs());
 }
 
-void ClientTokens::EvictLocked(Clock::time_point now) {
+void ClientTokens::EvictLocked(int64_t now_ms) {
   while (!answered_.empty() &&
-         (answered_.front().expires <= now || retained_bytes_ > max_bytes_)) {
+         (answered_.front().expires_ms <= now_ms || retained_bytes_ > max_bytes_)) {
     auto it = entries_.find(answered_.front().key);
     if (it != entries_.end() && it->second.answer &&
-        it->second.expires == answered_.front().expires) {
+        it->second.expires_ms == answered_.front().expires_ms) {
       retained_bytes_ -= SizeOf(it->first, it->second);
       entries_.erase(it);
     }
@@ -85,4 +85,4 @@ size_t ClientTokens::RetainedBytes() const {
   return retained_bytes_ + running;
 }
 
-}  // namespace ddbd::server
+}  // namespace ddbd::transactions

@@ -1,34 +1,17 @@
-// Test helpers shared by the GoogleTest suites: Result assertions and a fresh on-disk
-// database per test.
+// TempDb: a fresh on-disk database (and its catalog) per test, for the suites of storage and
+// of the modules built on it.
 #pragma once
-
-#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
-#include "model/result.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
-
-#define DDBD_TEST_CONCAT_INNER_(a, b) a##b
-#define DDBD_TEST_CONCAT_(a, b) DDBD_TEST_CONCAT_INNER_(a, b)
-
-#define ASSERT_OK(expr)                                              \
-  do {                                                               \
-    const auto& ddbd_status_ = (expr);                               \
-    ASSERT_TRUE(ddbd_status_.ok()) << ddbd_status_.error().message(); \
-  } while (false)
-
-#define ASSERT_OK_AND_ASSIGN_IMPL_(tmp, lhs, expr)          \
-  auto tmp = (expr);                                        \
-  ASSERT_TRUE(tmp.ok()) << std::move(tmp).error().message(); \
-  lhs = std::move(tmp).value()
-
-#define ASSERT_OK_AND_ASSIGN(lhs, expr) \
-  ASSERT_OK_AND_ASSIGN_IMPL_(DDBD_TEST_CONCAT_(ddbd_result_, __LINE__), lhs, expr)
+#include "tests/testing/assertions.h"
 
 namespace ddbd::testing {
 
@@ -47,16 +30,23 @@ class TempDb {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
   }
-  // Closes and reopens the same directory, as a restart would.
+  // Closes and reopens the same directory, as a restart would (the write parts added are
+  // registered again).
   void Reopen() {
     catalog_.reset();
     db_.reset();
     auto db = storage::Database::Open({path_.string(), false});
     if (!db.ok()) throw std::runtime_error(db.error().message());
     db_ = std::move(db).value();
+    for (const storage::WritePart* part : parts_) db_->AddWritePart(part);
     auto catalog = storage::Catalog::Load(*db_);
     if (!catalog.ok()) throw std::runtime_error(catalog.error().message());
     catalog_ = std::move(catalog).value();
+  }
+  // Registers a write part now and at every reopen. REQUIRES: `part` outlives the TempDb.
+  void AddWritePart(const storage::WritePart* part) {
+    parts_.push_back(part);
+    db_->AddWritePart(part);
   }
   storage::Database& db() { return *db_; }
   storage::Catalog& catalog() { return *catalog_; }
@@ -66,6 +56,7 @@ class TempDb {
   std::filesystem::path path_;
   std::unique_ptr<storage::Database> db_;
   std::unique_ptr<storage::Catalog> catalog_;
+  std::vector<const storage::WritePart*> parts_;
 };
 
 }  // namespace ddbd::testing
