@@ -10,12 +10,9 @@ namespace ddbd::server {
 
 using Handler = Result<std::string> (*)(OpContext&, const Request&);
 
-enum class Access : uint8_t { kAdmin, kRead, kWrite };
-
 struct Operation {
   std::string_view name;
   Handler handler;
-  Access access;
 };
 
 // The operation an X-Amz-Target names ("DynamoDB_20120810.<Op>" or, for the Streams API,

@@ -2,7 +2,6 @@
 // `Result<std::string> Op(OpContext&, const Request&)` and returns the response body.
 #pragma once
 
-#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,11 +35,8 @@ class OpContext {
   const std::string& region() const { return region_; }
   // The Host header the client sent (what DescribeEndpoints hands back).
   const std::string& host() const { return host_; }
-  int64_t NowMs() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  }
+  // The service clock's time (model/clock.h), in milliseconds since the epoch.
+  int64_t NowMs() const { return service_.clock().NowMs(); }
 
   // A table for a data-plane operation, by name or ARN: ResourceNotFoundException
   // "Requested resource not found" when it does not exist.

@@ -88,6 +88,10 @@ std::string UsageText() {
   --transient-status-ms N
                         keep tables and indexes N ms in CREATING, UPDATING and DELETING
                         (default 0: state changes are immediate)
+  --background-threads N
+                        threads for background work (index backfills, vector graph
+                        builds, Time to Live, delayed status changes); default: the
+                        number of cores, at least 2
   --ttl-interval-ms N   how often expired items of tables with Time to Live enabled are
                         looked for and deleted (default 1000; DynamoDB takes up to days)
   --cors ORIGINS        origins allowed to call from a browser, comma-separated
@@ -155,6 +159,10 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
       DDBD_ASSIGN_OR_RETURN(std::string text, value());
       DDBD_ASSIGN_OR_RETURN(int ms, ParseInt(arg, text, 0, 3'600'000));
       cl.service.transient_status_delay = std::chrono::milliseconds(ms);
+    } else if (arg == "--background-threads") {
+      DDBD_ASSIGN_OR_RETURN(std::string text, value());
+      DDBD_ASSIGN_OR_RETURN(int threads, ParseInt(arg, text, 1, 64));
+      cl.service.background_threads = static_cast<size_t>(threads);
     } else if (arg == "--ttl-interval-ms") {
       DDBD_ASSIGN_OR_RETURN(std::string text, value());
       DDBD_ASSIGN_OR_RETURN(int ms, ParseInt(arg, text, 10, 86'400'000));

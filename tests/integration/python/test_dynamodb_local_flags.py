@@ -286,3 +286,44 @@ def test_delayed_create_of_a_table_with_a_vector_index():
         assert "Backfilling" not in body["Table"]["VectorIndexes"][0]
     finally:
         server.stop()
+
+
+def thread_count(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return int(next(line for line in status if line.startswith("Threads:")).split()[1])
+
+
+def test_background_threads_stay_bounded_under_delayed_statuses():
+    """500 CreateTable and 500 DeleteTable under -delayTransientStatuses: each delayed status
+    change is a task on the bounded background executor, not a thread of its own."""
+    server = Started("-inMemory", "-delayTransientStatuses", "--background-threads", "2")
+    try:
+        client = server.client()
+        client.list_tables()  # every I/O thread has started
+        before = thread_count(server.proc.pid)
+        names = [f"churn{i:03d}" for i in range(500)]
+        for name in names:
+            make_table(client, name)
+        peak = thread_count(server.proc.pid)
+        deadline = time.monotonic() + 60
+        while any(client.describe_table(TableName=n)["Table"]["TableStatus"] != "ACTIVE"
+                  for n in names[-5:]):
+            assert time.monotonic() < deadline, "tables stayed CREATING"
+            time.sleep(0.2)
+        for name in names:
+            while True:
+                try:
+                    client.delete_table(TableName=name)
+                    break
+                except client.exceptions.ResourceInUseException:  # still CREATING
+                    time.sleep(0.05)
+        peak = max(peak, thread_count(server.proc.pid))
+        while client.list_tables()["TableNames"]:
+            assert time.monotonic() < deadline, "tables stayed DELETING"
+            time.sleep(0.2)
+        after = thread_count(server.proc.pid)
+        # The executor's two threads at most, started on demand; nothing per table.
+        assert peak <= before + 2, (before, peak)
+        assert after <= before + 2, (before, after)
+    finally:
+        server.stop()
