@@ -4,19 +4,26 @@
 
 namespace ddbd::server::ops {
 
-Result<PreparedWrite> PrepareDelete(OpContext& ctx, wire::JsonObject body) {
-  Item key_attributes;
-  DDBD_ASSIGN_OR_RETURN(WriteRequest request,
-                        ReadWriteRequest(body, "Key", "key", key_attributes,
-                                         {.condition = true}, /*only_all_old=*/true));
-  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(request.table_name));
-  DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromParameter(*table, key_attributes));
-  return Replacing(std::move(table), std::move(key), std::move(request), std::nullopt);
+Result<PreparedWrite> PrepareDelete(OpContext& ctx, ItemWriteInput input) {
+  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(input.request.table_name));
+  DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromParameter(*table, input.item));
+  return Replacing(std::move(table), std::move(key), std::move(input.request), std::nullopt);
+}
+
+// A transaction's ConditionCheck: the key's item must satisfy the condition; nothing is written.
+Result<PreparedWrite> PrepareConditionCheck(OpContext& ctx, ItemWriteInput input) {
+  DDBD_ASSIGN_OR_RETURN(PreparedWrite write, PrepareDelete(ctx, std::move(input)));
+  write.check_only = true;
+  write.needs_old_item = true;
+  return write;
 }
 
 Result<std::string> DeleteItem(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(PreparedWrite write, PrepareDelete(ctx, req.body));
-  return RunWrite(ctx, std::move(write));
+  DDBD_ASSIGN_OR_RETURN(ItemWriteInput input,
+                        ParseItemWrite(req.body, ItemWriteInput::Kind::kDelete));
+  DDBD_ASSIGN_OR_RETURN(PreparedWrite write, PrepareDelete(ctx, std::move(input)));
+  DDBD_ASSIGN_OR_RETURN(WriteOutput output, ExecuteItemWrite(ctx, std::move(write)));
+  return RenderWriteOutput(output);
 }
 
 }  // namespace ddbd::server::ops

@@ -43,14 +43,17 @@ void WriteFoundItem(wire::JsonWriter& out, const Item& item, const ExpressionInp
   }
 }
 
-Result<WriteRequest> ReadWriteRequest(wire::JsonObject body, std::string_view map_member,
-                                      std::string_view map_path, Item& map,
-                                      const ExpressionMembers& expressions, bool only_all_old) {
-  WriteRequest request;
+Result<ItemWriteInput> ParseItemWrite(wire::JsonObject body, ItemWriteInput::Kind kind) {
+  using Kind = ItemWriteInput::Kind;
+  ItemWriteInput input;
+  input.kind = kind;
+  WriteRequest& request = input.request;
   wire::ConstraintErrors errors;
   DDBD_ASSIGN_OR_RETURN(request.table_name, ReadTableName(body, errors));
+  const bool is_put = kind == Kind::kPut;
   DDBD_ASSIGN_OR_RETURN(std::optional<Item> parsed,
-                        ReadAttributeMap(body, map_member, map_path, errors));
+                        ReadAttributeMap(body, is_put ? "Item" : "Key", is_put ? "item" : "key",
+                                         errors));
   DDBD_ASSIGN_OR_RETURN(request.return_values, ReadReturnValues(body, errors));
   DDBD_ASSIGN_OR_RETURN(request.capacity, ReadReturnConsumedCapacity(body, errors));
   DDBD_ASSIGN_OR_RETURN(auto on_failure, ReadEnum(body, "ReturnValuesOnConditionCheckFailure",
@@ -60,13 +63,15 @@ Result<WriteRequest> ReadWriteRequest(wire::JsonObject body, std::string_view ma
   DDBD_ASSIGN_OR_RETURN(request.item_collection_metrics,
                         ReadReturnItemCollectionMetrics(body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  if (only_all_old && request.return_values != ReturnValues::kNone &&
+  // PutItem and DeleteItem accept ReturnValues NONE and ALL_OLD only.
+  if (kind != Kind::kUpdate && request.return_values != ReturnValues::kNone &&
       request.return_values != ReturnValues::kAllOld) {
     return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
-  DDBD_ASSIGN_OR_RETURN(request.expressions, ReadExpressions(body, expressions));
-  map = std::move(*parsed);
-  return request;
+  DDBD_ASSIGN_OR_RETURN(request.expressions,
+                        ReadExpressions(body, {.condition = true, .update = kind == Kind::kUpdate}));
+  input.item = std::move(*parsed);
+  return input;
 }
 
 Status CheckWriteCondition(const WriteRequest& request, const std::optional<Item>& old) {
@@ -97,24 +102,23 @@ CapacityUse WriteCapacityUse(const TableDef& table, const storage::WriteOutcome&
   return use;
 }
 
-std::string RenderWriteResponse(const WriteRequest& request, const TableDef& table,
-                                const AttributeValue& partition,
-                                const storage::WriteOutcome& outcome,
-                                const std::optional<Item>& attributes) {
+std::string RenderWriteOutput(const WriteOutput& output) {
+  const WriteRequest& request = *output.request;
   wire::JsonWriter out;
   out.BeginObject();
-  if (attributes) {
+  if (output.attributes) {
     out.Key("Attributes");
-    wire::WriteAttributeMap(out, *attributes);
+    wire::WriteAttributeMap(out, *output.attributes);
   }
   if (request.capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");
     WriteConsumedCapacity(out, request.capacity, request.table_name,
-                          WriteCapacityUse(table, outcome, request.capacity), true);
+                          WriteCapacityUse(*output.table, output.outcome, request.capacity), true);
   }
-  if (request.item_collection_metrics && outcome.collection_size) {
+  if (request.item_collection_metrics && output.outcome.collection_size) {
     out.Key("ItemCollectionMetrics");
-    WriteItemCollectionMetrics(out, table, partition, *outcome.collection_size);
+    WriteItemCollectionMetrics(out, *output.table, output.partition,
+                               *output.outcome.collection_size);
   }
   out.EndObject();
   return out.Take();
@@ -135,6 +139,27 @@ PreparedWrite Replacing(std::shared_ptr<const TableDef> table, PrimaryKey key,
     return storage::Mutation::Store(item);
   };
   return write;
+}
+
+storage::ItemWrite PreparedWrite::ToItemWrite() const {
+  storage::ItemWrite write;
+  write.table = table.get();
+  write.key = key;
+  write.compute = compute;
+  write.needs_old_item = needs_old_item;
+  write.check_only = check_only;
+  return write;
+}
+
+Result<PreparedWrite> PrepareItemWrite(OpContext& ctx, ItemWriteInput input) {
+  switch (input.kind) {
+    case ItemWriteInput::Kind::kPut: return PreparePut(ctx, std::move(input));
+    case ItemWriteInput::Kind::kDelete: return PrepareDelete(ctx, std::move(input));
+    case ItemWriteInput::Kind::kUpdate: return PrepareUpdate(ctx, std::move(input));
+    case ItemWriteInput::Kind::kConditionCheck:
+      return PrepareConditionCheck(ctx, std::move(input));
+  }
+  return Error::Internal();
 }
 
 namespace {
@@ -166,17 +191,17 @@ std::optional<Item> ReturnedAttributes(const WriteRequest& request,
 
 }  // namespace
 
-Result<std::string> RunWrite(OpContext& ctx, PreparedWrite write) {
-  const AttributeValue partition = write.key.partition;
-  std::vector<storage::ItemWrite> writes(1);
-  writes[0].table = write.table.get();
-  writes[0].key = std::move(write.key);
-  writes[0].compute = std::move(write.compute);
-  writes[0].needs_old_item = write.needs_old_item;
+Result<WriteOutput> ExecuteItemWrite(OpContext& ctx, PreparedWrite write) {
+  WriteOutput output;
+  output.partition = write.key.partition;
+  std::vector<storage::ItemWrite> writes;
+  writes.push_back(write.ToItemWrite());
   DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes)));
-  const storage::WriteOutcome& outcome = outcomes.front();
-  return RenderWriteResponse(*write.request, *write.table, partition, outcome,
-                             ReturnedAttributes(*write.request, outcome));
+  output.outcome = std::move(outcomes.front());
+  output.attributes = ReturnedAttributes(*write.request, output.outcome);
+  output.request = std::move(write.request);
+  output.table = std::move(write.table);
+  return output;
 }
 
 size_t MultiWrite::TableIndex(std::shared_ptr<const TableDef> table, std::string_view name) {

@@ -23,7 +23,7 @@ Result<std::optional<Item>> ReadAttributeMap(wire::JsonObject body, std::string_
 
 // GetItem's members (also a transaction's Get action, without ConsistentRead).
 struct GetRequest {
-  std::string_view table_name;
+  std::string table_name;
   Item key;
   ExpressionInputs expressions;
   bool consistent_read = false;
@@ -36,7 +36,7 @@ void WriteFoundItem(wire::JsonWriter& out, const Item& item, const ExpressionInp
 
 // The members of PutItem, DeleteItem and UpdateItem besides the item or key.
 struct WriteRequest {
-  std::string_view table_name;
+  std::string table_name;  // a name or an ARN, as the request gave it
   ExpressionInputs expressions;
   ReturnValues return_values = ReturnValues::kNone;
   bool return_old_on_condition_failure = false;  // ReturnValuesOnConditionCheckFailure=ALL_OLD
@@ -44,12 +44,19 @@ struct WriteRequest {
   bool item_collection_metrics = false;  // ReturnItemCollectionMetrics=SIZE
 };
 
-// Reads TableName, the item/key member `map_member` (into `map`) and the write options, then
-// the expression members `expressions` accepts. `only_all_old`: PutItem and DeleteItem accept
-// ReturnValues NONE and ALL_OLD only.
-Result<WriteRequest> ReadWriteRequest(wire::JsonObject body, std::string_view map_member,
-                                      std::string_view map_path, Item& map,
-                                      const ExpressionMembers& expressions, bool only_all_old);
+// A single-item write, typed: PutItem, DeleteItem or UpdateItem, or a transaction's Put,
+// Delete, Update or ConditionCheck action (which have the same members). What the wire codec
+// reads (ParseItemWrite), PartiQL builds directly.
+struct ItemWriteInput {
+  enum class Kind : uint8_t { kPut, kDelete, kUpdate, kConditionCheck };
+  Kind kind = Kind::kPut;
+  Item item;  // kPut: the item; otherwise the key attributes
+  WriteRequest request;
+};
+
+// Reads the request body of `kind` (TableName, Item or Key, the write options, and the
+// expression members that kind accepts). Pure: no table is looked up.
+Result<ItemWriteInput> ParseItemWrite(wire::JsonObject body, ItemWriteInput::Kind kind);
 
 // ConditionalCheckFailedException unless the request's condition (if any) holds for the
 // current item (an absent item is an empty one), carrying the item when asked to.
@@ -60,16 +67,8 @@ Status CheckWriteCondition(const WriteRequest& request, const std::optional<Item
 CapacityUse WriteCapacityUse(const TableDef& table, const storage::WriteOutcome& outcome,
                              CapacityDetail detail);
 
-// The response of a write: the Attributes ReturnValues selected (if any) and
-// ConsumedCapacity, with the table echoed as the request named it (a name or an ARN).
-std::string RenderWriteResponse(const WriteRequest& request, const TableDef& table,
-                                const AttributeValue& partition,
-                                const storage::WriteOutcome& outcome,
-                                const std::optional<Item>& attributes);
-
-// A single-item write, validated and ready to run: the table, the key, the request's
-// options and the read-modify-write that applies it (its condition included). PutItem,
-// DeleteItem and UpdateItem run one; TransactWriteItems runs several in one batch.
+// A single-item write, validated against its table and ready to run: the table, the key, the
+// request's options and the read-modify-write that applies it (its condition included).
 struct PreparedWrite {
   std::shared_ptr<const TableDef> table;
   PrimaryKey key;
@@ -77,20 +76,36 @@ struct PreparedWrite {
   std::function<storage::Mutation(const std::optional<Item>&)> compute;
   bool needs_old_item = true;  // as storage::ItemWrite::needs_old_item
   bool check_only = false;     // a ConditionCheck: nothing is written
+  storage::ItemWrite ToItemWrite() const;
 };
 
-// The request bodies of PutItem, DeleteItem and UpdateItem (also the Put, Delete and Update
-// actions of a transaction, which have the same members).
-Result<PreparedWrite> PreparePut(OpContext& ctx, wire::JsonObject body);
-Result<PreparedWrite> PrepareDelete(OpContext& ctx, wire::JsonObject body);
-Result<PreparedWrite> PrepareUpdate(OpContext& ctx, wire::JsonObject body);
-
+// Looks the table up and checks the input against it (keys, index keys, vector attributes).
+Result<PreparedWrite> PrepareItemWrite(OpContext& ctx, ItemWriteInput input);
+// The same for one kind (put_item.cc, delete_item.cc, update_item.cc,
+// transact_write_items.cc).
+Result<PreparedWrite> PreparePut(OpContext& ctx, ItemWriteInput input);
+Result<PreparedWrite> PrepareDelete(OpContext& ctx, ItemWriteInput input);
+Result<PreparedWrite> PrepareUpdate(OpContext& ctx, ItemWriteInput input);
+Result<PreparedWrite> PrepareConditionCheck(OpContext& ctx, ItemWriteInput input);
 // A write that stores `new_item` (nullopt deletes) under the request's condition.
 PreparedWrite Replacing(std::shared_ptr<const TableDef> table, PrimaryKey key,
                         WriteRequest request, std::optional<Item> new_item);
 
-// Runs one prepared write and renders its response.
-Result<std::string> RunWrite(OpContext& ctx, PreparedWrite write);
+// What a single-item write did, for its response.
+struct WriteOutput {
+  std::shared_ptr<const WriteRequest> request;
+  std::shared_ptr<const TableDef> table;
+  AttributeValue partition;
+  storage::WriteOutcome outcome;
+  std::optional<Item> attributes;  // what ReturnValues selects, if anything
+};
+
+// Runs one prepared write (the operation's Execute step).
+Result<WriteOutput> ExecuteItemWrite(OpContext& ctx, PreparedWrite write);
+
+// The response of a single-item write: Attributes, ConsumedCapacity (the table echoed as the
+// request named it) and ItemCollectionMetrics.
+std::string RenderWriteOutput(const WriteOutput& output);
 
 // The writes of a multi-item operation (BatchWriteItem, TransactWriteItems) by table, for
 // its response: the tables in the order of their first write, each named as the request

@@ -6,11 +6,9 @@
 
 namespace ddbd::server::ops {
 
-Result<PreparedWrite> PreparePut(OpContext& ctx, wire::JsonObject body) {
-  Item item;
-  DDBD_ASSIGN_OR_RETURN(WriteRequest request,
-                        ReadWriteRequest(body, "Item", "item", item, {.condition = true},
-                                         /*only_all_old=*/true));
+Result<PreparedWrite> PreparePut(OpContext& ctx, ItemWriteInput input) {
+  Item& item = input.item;
+  WriteRequest& request = input.request;
   DDBD_RETURN_IF_ERROR(CheckItemSize(item));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(request.table_name));
   DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromItem(*table, item));
@@ -20,8 +18,11 @@ Result<PreparedWrite> PreparePut(OpContext& ctx, wire::JsonObject body) {
 }
 
 Result<std::string> PutItem(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(PreparedWrite write, PreparePut(ctx, req.body));
-  return RunWrite(ctx, std::move(write));
+  DDBD_ASSIGN_OR_RETURN(ItemWriteInput input,
+                        ParseItemWrite(req.body, ItemWriteInput::Kind::kPut));
+  DDBD_ASSIGN_OR_RETURN(PreparedWrite write, PreparePut(ctx, std::move(input)));
+  DDBD_ASSIGN_OR_RETURN(WriteOutput output, ExecuteItemWrite(ctx, std::move(write)));
+  return RenderWriteOutput(output);
 }
 
 }  // namespace ddbd::server::ops

@@ -1,12 +1,13 @@
 // TransactWriteItems: up to 100 Put, Update, Delete and ConditionCheck actions over one or
-// more tables, all applied or none. Each action is validated like the single-item operation
-// it names; then every item is locked and every condition evaluated in one storage call
-// (Database::WriteItems), and a failure of any of them cancels the whole transaction with
-// one CancellationReason per action.
+// more tables, all applied or none. Each action is read and validated like the single-item
+// operation it names; then every item is locked and every condition evaluated in one storage
+// call (Database::WriteItems), and a failure of any of them cancels the whole transaction
+// with one CancellationReason per action.
+#include "server/ops/transact_write_items.h"
+
 #include <algorithm>
 #include <unordered_set>
 
-#include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 
 namespace ddbd::server::ops {
@@ -16,77 +17,26 @@ constexpr size_t kMaxActions = 100;
 constexpr size_t kMaxTokenLength = 36;
 constexpr size_t kMaxTransactionBytes = 4 * 1024 * 1024;
 
-struct TransactWriteInput {
-  std::vector<wire::JsonObject> actions;
-  std::optional<std::string_view> token;  // ClientRequestToken
-  CapacityDetail capacity = CapacityDetail::kNone;
-  bool item_collection_metrics = false;
-};
-
-Result<TransactWriteInput> ReadTransactWrite(wire::JsonObject body) {
-  TransactWriteInput in;
-  wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(auto items, wire::GetArray(body, "TransactItems"));
-  DDBD_ASSIGN_OR_RETURN(in.capacity, ReadReturnConsumedCapacity(body, errors));
-  DDBD_ASSIGN_OR_RETURN(in.item_collection_metrics, ReadReturnItemCollectionMetrics(body, errors));
-  DDBD_ASSIGN_OR_RETURN(in.token, wire::GetString(body, "ClientRequestToken"));
-  if (in.token && in.token->empty()) errors.LengthAtLeast(*in.token, "clientRequestToken", 1);
-  if (in.token && in.token->size() > kMaxTokenLength) {
-    errors.LengthAtMost(*in.token, "clientRequestToken", kMaxTokenLength);
-  }
-  if (!items) {
-    errors.NotNull("transactItems");
-  } else {
-    for (wire::JsonValue item : *items) {
-      DDBD_ASSIGN_OR_RETURN(wire::JsonObject action, wire::AsObject(item));
-      in.actions.push_back(action);
-    }
-    if (in.actions.empty()) {
-      errors.Add(std::nullopt, "transactItems", "Member must have length greater than or equal to 1");
-    } else if (in.actions.size() > kMaxActions) {
-      errors.Add(std::nullopt, "transactItems", "Member must have length less than or equal to 100");
-    }
-  }
-  DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  return in;
-}
-
-// ConditionCheck: a key, a table and a condition that must hold; nothing is written.
-Result<PreparedWrite> PrepareConditionCheck(OpContext& ctx, wire::JsonObject body, size_t position) {
-  Item key_attributes;
-  DDBD_ASSIGN_OR_RETURN(WriteRequest request,
-                        ReadWriteRequest(body, "Key", "key", key_attributes,
-                                         {.condition = true}, /*only_all_old=*/true));
-  if (!request.expressions.condition) {
-    wire::ConstraintErrors errors;
-    errors.NotNull("transactItems." + std::to_string(position + 1) +
-                   ".member.conditionCheck.conditionExpression");
-    return errors.ToStatus().error();
-  }
-  DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(request.table_name));
-  DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromParameter(*table, key_attributes));
-  PreparedWrite write = Replacing(std::move(table), std::move(key), std::move(request), std::nullopt);
-  write.check_only = true;
-  write.needs_old_item = true;
-  return write;
-}
-
 // One TransactItems element: the action it names (ConditionCheck, Put, Delete or Update)
 // and that member's body.
 struct ActionMember {
-  std::string_view name;
+  ItemWriteInput::Kind kind;
   wire::JsonObject body;
 };
 
 // The action of one TransactItems element, which must name exactly one.
 Result<ActionMember> ReadActionMember(wire::JsonObject element) {
+  using Kind = ItemWriteInput::Kind;
   std::optional<ActionMember> found;
   int named = 0;
-  for (std::string_view name : {"ConditionCheck", "Put", "Delete", "Update"}) {
+  for (auto [name, kind] : {std::pair{"ConditionCheck", Kind::kConditionCheck},
+                            {"Put", Kind::kPut},
+                            {"Delete", Kind::kDelete},
+                            {"Update", Kind::kUpdate}}) {
     DDBD_ASSIGN_OR_RETURN(auto body, wire::GetObject(element, name));
     if (!body) continue;
     ++named;
-    found = ActionMember{name, *body};
+    found = ActionMember{kind, *body};
   }
   if (named == 0) {
     return Error::Validation(
@@ -98,29 +48,34 @@ Result<ActionMember> ReadActionMember(wire::JsonObject element) {
   return *found;
 }
 
-Result<PreparedWrite> PrepareAction(OpContext& ctx, const ActionMember& action, size_t position) {
-  if (action.name == "ConditionCheck") return PrepareConditionCheck(ctx, action.body, position);
-  if (action.name == "Put") return PreparePut(ctx, action.body);
-  if (action.name == "Delete") return PrepareDelete(ctx, action.body);
-  return PrepareUpdate(ctx, action.body);
+// One action, read as the single-item operation it names; a ConditionCheck must carry its
+// condition.
+Result<ItemWriteInput> ParseAction(wire::JsonObject element, size_t position) {
+  DDBD_ASSIGN_OR_RETURN(ActionMember action, ReadActionMember(element));
+  DDBD_ASSIGN_OR_RETURN(ItemWriteInput input, ParseItemWrite(action.body, action.kind));
+  if (action.kind == ItemWriteInput::Kind::kConditionCheck &&
+      !input.request.expressions.condition) {
+    wire::ConstraintErrors errors;
+    errors.NotNull("transactItems." + std::to_string(position + 1) +
+                   ".member.conditionCheck.conditionExpression");
+    return errors.ToStatus().error();
+  }
+  return input;
 }
 
-// True when `error`, from preparing `action`, reports a key attribute of the wrong type (or
+// True when `error`, from preparing `input`, reports a key attribute of the wrong type (or
 // not a scalar): DynamoDB makes that the action's cancellation reason, not the request's
 // error. A missing or empty key attribute stays the request's error.
 // Pinned by: test_transactions.py::test_a_wrongly_typed_key_cancels_with_a_validation_error
-bool IsKeyTypeMismatch(OpContext& ctx, const ActionMember& action, const Error& error) {
+bool IsKeyTypeMismatch(OpContext& ctx, const ItemWriteInput& input, const Error& error) {
   if (error.code() != ErrorCode::kValidation) return false;
-  if (action.name == "Put") return error.message().starts_with(kKeyTypeMismatchPrefix);
+  if (input.kind == ItemWriteInput::Kind::kPut) {
+    return error.message().starts_with(kKeyTypeMismatchPrefix);
+  }
   if (error.message() != kKeyMismatch) return false;
-  // The same text stands for missing or extra key attributes: look at the types. Only a
-  // failed action is read again, so the common path pays nothing.
-  auto name = wire::GetString(action.body, "TableName");
-  if (!name.ok() || !*name) return false;
-  auto table = ctx.FindTable(**name);
-  wire::ConstraintErrors ignored;
-  auto key = ReadAttributeMap(action.body, "Key", "key", ignored);
-  return table.ok() && key.ok() && *key && HasKeyOfWrongType(**table, **key);
+  // The same text stands for missing or extra key attributes: look at the types.
+  auto table = ctx.FindTable(input.request.table_name);
+  return table.ok() && HasKeyOfWrongType(**table, input.item);
 }
 
 // The reason an action's failure cancels the transaction with, or nullopt when the failure
@@ -166,18 +121,19 @@ Status TransactionVerdict(const std::vector<bool>& checks,
   return OkStatus();
 }
 
-// Validates and applies the transaction; its answer.
-Result<std::string> RunTransaction(OpContext& ctx, const TransactWriteInput& in) {
-  // Every action is read and validated before a wrongly typed key cancels the transaction,
-  // so the request's own errors come first (ddbd's choice: DynamoDB's order is not recorded).
+// Every action prepared against its table, or the cancellation a wrongly typed key causes.
+Result<std::vector<PreparedWrite>> PrepareActions(OpContext& ctx, std::vector<ItemWriteInput> actions) {
+  // Every action is validated before a wrongly typed key cancels the transaction, so the
+  // request's own errors come first (ddbd's choice: DynamoDB's order is not recorded).
   std::vector<PreparedWrite> prepared;
   std::optional<std::pair<size_t, std::string>> key_type_failure;  // position, message
-  for (size_t i = 0; i < in.actions.size(); ++i) {
-    DDBD_ASSIGN_OR_RETURN(ActionMember action, ReadActionMember(in.actions[i]));
-    Result<PreparedWrite> write = PrepareAction(ctx, action, i);
+  const size_t count = actions.size();
+  for (size_t i = 0; i < count; ++i) {
+    const ItemWriteInput input = actions[i];
+    Result<PreparedWrite> write = PrepareItemWrite(ctx, std::move(actions[i]));
     if (write.ok()) {
       prepared.push_back(std::move(write).value());
-    } else if (!IsKeyTypeMismatch(ctx, action, write.error())) {
+    } else if (!IsKeyTypeMismatch(ctx, input, write.error())) {
       return std::move(write).error();
     } else if (!key_type_failure) {
       key_type_failure.emplace(i, write.error().message());
@@ -191,57 +147,105 @@ Result<std::string> RunTransaction(OpContext& ctx, const TransactWriteInput& in)
   }
   // Only the first wrongly typed key gets a ValidationError; every other action None.
   if (key_type_failure) {
-    std::vector<CancellationReason> reasons(in.actions.size());
+    std::vector<CancellationReason> reasons(count);
     reasons[key_type_failure->first] =
         CancellationReason{"ValidationError", std::move(key_type_failure->second), nullptr};
     return Error::TransactionCanceled(std::move(reasons));
   }
-
-  // Every action's compute runs (so that every failed condition is reported); the verdict
-  // before the commit cancels the transaction if any failed.
-  MultiWrite multi;
-  std::vector<storage::ItemWrite> writes;
-  std::vector<bool> checks;
-  for (PreparedWrite& write : prepared) {
-    checks.push_back(write.check_only);
-    multi.table_of_write.push_back(multi.TableIndex(write.table, write.request->table_name));
-    multi.partitions.push_back(write.key.partition);
-    storage::ItemWrite item_write;
-    item_write.table = write.table.get();
-    item_write.key = write.key;
-    item_write.needs_old_item = write.needs_old_item;
-    item_write.check_only = write.check_only;
-    item_write.compute = write.compute;
-    writes.push_back(std::move(item_write));
-  }
-  DDBD_ASSIGN_OR_RETURN(
-      auto outcomes,
-      ctx.db().WriteItems(std::move(writes), [&checks](const auto& outcomes) {
-        return TransactionVerdict(checks, outcomes);
-      }));
-
-  wire::JsonWriter out;
-  out.BeginObject();
-  // Transactional writes cost twice the units of plain ones.
-  WriteMultiWriteMetrics(out, multi, outcomes, in.capacity, in.item_collection_metrics,
-                         /*unit_factor=*/2);
-  out.EndObject();
-  return out.Take();
+  return prepared;
 }
 
 }  // namespace
 
-Result<std::string> TransactWriteItems(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(TransactWriteInput in, ReadTransactWrite(req.body));
-  if (!in.token) return RunTransaction(ctx, in);
+Result<TransactWriteInput> ParseTransactWriteItems(wire::JsonObject body) {
+  TransactWriteInput in;
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(auto items, wire::GetArray(body, "TransactItems"));
+  DDBD_ASSIGN_OR_RETURN(in.capacity, ReadReturnConsumedCapacity(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.item_collection_metrics, ReadReturnItemCollectionMetrics(body, errors));
+  DDBD_ASSIGN_OR_RETURN(auto token, wire::GetString(body, "ClientRequestToken"));
+  if (token && token->empty()) errors.LengthAtLeast(*token, "clientRequestToken", 1);
+  if (token && token->size() > kMaxTokenLength) {
+    errors.LengthAtMost(*token, "clientRequestToken", kMaxTokenLength);
+  }
+  std::vector<wire::JsonObject> elements;
+  if (!items) {
+    errors.NotNull("transactItems");
+  } else {
+    for (wire::JsonValue item : *items) {
+      DDBD_ASSIGN_OR_RETURN(wire::JsonObject element, wire::AsObject(item));
+      elements.push_back(element);
+    }
+    if (elements.empty()) {
+      errors.Add(std::nullopt, "transactItems", "Member must have length greater than or equal to 1");
+    } else if (elements.size() > kMaxActions) {
+      errors.Add(std::nullopt, "transactItems", "Member must have length less than or equal to 100");
+    }
+  }
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  if (token) in.token = std::string(*token);
+  for (size_t i = 0; i < elements.size(); ++i) {
+    DDBD_ASSIGN_OR_RETURN(ItemWriteInput action, ParseAction(elements[i], i));
+    in.actions.push_back(std::move(action));
+  }
+  return in;
+}
+
+Result<TransactWriteOutput> ExecuteTransactWriteItems(OpContext& ctx, TransactWriteInput in) {
+  TransactWriteOutput output;
+  output.capacity = in.capacity;
+  output.item_collection_metrics = in.item_collection_metrics;
+  DDBD_ASSIGN_OR_RETURN(std::vector<PreparedWrite> prepared,
+                        PrepareActions(ctx, std::move(in.actions)));
+  // Every action's compute runs (so that every failed condition is reported); the verdict
+  // before the commit cancels the transaction if any failed.
+  std::vector<storage::ItemWrite> writes;
+  std::vector<bool> checks;
+  for (PreparedWrite& write : prepared) {
+    checks.push_back(write.check_only);
+    output.writes.table_of_write.push_back(
+        output.writes.TableIndex(write.table, write.request->table_name));
+    output.writes.partitions.push_back(write.key.partition);
+    writes.push_back(write.ToItemWrite());
+  }
+  DDBD_ASSIGN_OR_RETURN(output.outcomes,
+                        ctx.db().WriteItems(std::move(writes), [&checks](const auto& outcomes) {
+                          return TransactionVerdict(checks, outcomes);
+                        }));
+  return output;
+}
+
+std::string RenderTransactWriteItems(const TransactWriteOutput& output) {
+  wire::JsonWriter out;
+  out.BeginObject();
+  // Transactional writes cost twice the units of plain ones.
+  WriteMultiWriteMetrics(out, output.writes, output.outcomes, output.capacity,
+                         output.item_collection_metrics, /*unit_factor=*/2);
+  out.EndObject();
+  return out.Take();
+}
+
+Result<std::string> RunIdempotently(OpContext& ctx, const std::optional<std::string>& token,
+                                    std::string_view request,
+                                    const std::function<Result<std::string>()>& run) {
+  if (!token) return run();
   transactions::ClientTokens& tokens = ctx.service().client_tokens();
-  const std::string scope(ctx.scope()), token(*in.token);
-  DDBD_ASSIGN_OR_RETURN(std::optional<std::string> earlier,
-                        tokens.Begin(scope, token, simdjson::minify(req.body)));
+  const std::string scope(ctx.scope());
+  DDBD_ASSIGN_OR_RETURN(std::optional<std::string> earlier, tokens.Begin(scope, *token, request));
   if (earlier) return *earlier;
-  Result<std::string> answer = RunTransaction(ctx, in);
-  tokens.Finish(scope, token, answer.ok() ? std::optional<std::string>(*answer) : std::nullopt);
+  Result<std::string> answer = run();
+  tokens.Finish(scope, *token, answer.ok() ? std::optional<std::string>(*answer) : std::nullopt);
   return answer;
+}
+
+Result<std::string> TransactWriteItems(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(TransactWriteInput in, ParseTransactWriteItems(req.body));
+  const std::optional<std::string> token = in.token;
+  return RunIdempotently(ctx, token, simdjson::minify(req.body), [&]() -> Result<std::string> {
+    DDBD_ASSIGN_OR_RETURN(TransactWriteOutput output,
+                          ExecuteTransactWriteItems(ctx, std::move(in)));
+    return RenderTransactWriteItems(output);
+  });
 }
 
 }  // namespace ddbd::server::ops

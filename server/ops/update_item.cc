@@ -89,11 +89,10 @@ Result<std::optional<Item>> ComputeUpdated(const UpdateItemInput& in, const std:
 
 }  // namespace
 
-Result<PreparedWrite> PrepareUpdate(OpContext& ctx, wire::JsonObject body) {
+Result<PreparedWrite> PrepareUpdate(OpContext& ctx, ItemWriteInput input) {
   auto in = std::make_shared<UpdateItemInput>();
-  DDBD_ASSIGN_OR_RETURN(in->request, ReadWriteRequest(body, "Key", "key", in->key,
-                                                      {.condition = true, .update = true},
-                                                      /*only_all_old=*/false));
+  in->key = std::move(input.item);
+  in->request = std::move(input.request);
   PreparedWrite write;
   DDBD_ASSIGN_OR_RETURN(write.table, ctx.FindTable(in->request.table_name));
   in->table = write.table.get();
@@ -108,8 +107,11 @@ Result<PreparedWrite> PrepareUpdate(OpContext& ctx, wire::JsonObject body) {
 }
 
 Result<std::string> UpdateItem(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(PreparedWrite write, PrepareUpdate(ctx, req.body));
-  return RunWrite(ctx, std::move(write));
+  DDBD_ASSIGN_OR_RETURN(ItemWriteInput input,
+                        ParseItemWrite(req.body, ItemWriteInput::Kind::kUpdate));
+  DDBD_ASSIGN_OR_RETURN(PreparedWrite write, PrepareUpdate(ctx, std::move(input)));
+  DDBD_ASSIGN_OR_RETURN(WriteOutput output, ExecuteItemWrite(ctx, std::move(write)));
+  return RenderWriteOutput(output);
 }
 
 }  // namespace ddbd::server::ops
