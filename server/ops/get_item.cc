@@ -4,22 +4,31 @@
 
 namespace ddbd::server::ops {
 
-Result<std::string> GetItem(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(GetRequest in, ReadGetRequest(req.body));
+Result<GetOutput> ExecuteGetItem(OpContext& ctx, const GetRequest& in) {
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.table_name));
   DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromParameter(*table, in.key));
-  DDBD_ASSIGN_OR_RETURN(std::optional<Item> item, ctx.db().GetItem(*table, key));
+  GetOutput output;
+  DDBD_ASSIGN_OR_RETURN(output.item, ctx.db().GetItem(*table, key));
+  output.units = ReadUnits(output.item ? ItemSize(*output.item) : 0, in.consistent_read);
+  return output;
+}
 
+std::string RenderGetItem(const GetRequest& in, const GetOutput& output) {
   wire::JsonWriter out;
   out.BeginObject();
-  if (item) WriteFoundItem(out, *item, in.expressions);
+  if (output.item) WriteFoundItem(out, *output.item, in.expressions);
   if (in.capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");
-    WriteConsumedCapacity(out, in.capacity, in.table_name,
-                          ReadUnits(item ? ItemSize(*item) : 0, in.consistent_read), false);
+    WriteConsumedCapacity(out, in.capacity, in.table_name, output.units, false);
   }
   out.EndObject();
   return out.Take();
+}
+
+Result<std::string> GetItem(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(GetRequest in, ReadGetRequest(req.body));
+  DDBD_ASSIGN_OR_RETURN(GetOutput output, ExecuteGetItem(ctx, in));
+  return RenderGetItem(in, output);
 }
 
 }  // namespace ddbd::server::ops

@@ -31,6 +31,14 @@ struct GetRequest {
 };
 Result<GetRequest> ReadGetRequest(wire::JsonObject body);
 
+// What GetItem read: the item (unprojected) and the read units it consumed.
+struct GetOutput {
+  std::optional<Item> item;
+  double units = 0;
+};
+Result<GetOutput> ExecuteGetItem(OpContext& ctx, const GetRequest& in);
+std::string RenderGetItem(const GetRequest& in, const GetOutput& output);
+
 // The "Item" member of a read's response: `item`, projected when the request asks to.
 void WriteFoundItem(wire::JsonWriter& out, const Item& item, const ExpressionInputs& expressions);
 

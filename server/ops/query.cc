@@ -12,12 +12,6 @@ namespace {
 using expressions::Condition;
 using expressions::Operand;
 
-struct QueryInput {
-  ReadOptions read;
-  bool forward = true;
-  std::optional<Item> exclusive_start_key;
-};
-
 // Whether an ExclusiveStartKey lies inside the key condition, with DynamoDB's texts (dynalite
 // actions/query.js, recorded against DynamoDB): the sort conditions are checked first, then
 // the partition; only the index's key attributes count, not the table's.
@@ -72,6 +66,8 @@ Status CheckFilterAvoidsKeys(const ReadTarget& target, const ExpressionInputs& e
   return OkStatus();
 }
 
+}  // namespace
+
 Result<QueryInput> ParseQuery(wire::JsonObject body) {
   QueryInput in;
   wire::ConstraintErrors errors;
@@ -90,10 +86,7 @@ Result<QueryInput> ParseQuery(wire::JsonObject body) {
   return in;
 }
 
-}  // namespace
-
-Result<std::string> Query(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(QueryInput in, ParseQuery(req.body));
+Result<PageOutput> ExecuteQuery(OpContext& ctx, QueryInput& in) {
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.read.table_name));
   DDBD_ASSIGN_OR_RETURN(ReadTarget target, ResolveTarget(*table, in.read, /*query=*/true));
   const Item* start_key = in.exclusive_start_key ? &*in.exclusive_start_key : nullptr;
@@ -119,6 +112,12 @@ Result<std::string> Query(OpContext& ctx, const Request& req) {
                     : ctx.db().ScanPartition(*table, range.partition[0], range.sort, in.forward,
                                              start);
   return ReadPage(ctx.db(), target, *cursor, in.read);
+}
+
+Result<std::string> Query(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(QueryInput in, ParseQuery(req.body));
+  DDBD_ASSIGN_OR_RETURN(PageOutput page, ExecuteQuery(ctx, in));
+  return RenderPage(page, in.read);
 }
 
 }  // namespace ddbd::server::ops

@@ -57,7 +57,8 @@ Result<ReadOptions> ReadReadOptions(wire::JsonObject body, const ExpressionMembe
                                     wire::ConstraintErrors& errors) {
   ReadOptions options;
   DDBD_ASSIGN_OR_RETURN(options.table_name, ReadTableName(body, errors));
-  DDBD_ASSIGN_OR_RETURN(options.index_name, wire::GetString(body, "IndexName"));
+  DDBD_ASSIGN_OR_RETURN(auto index_name, wire::GetString(body, "IndexName"));
+  if (index_name) options.index_name = std::string(*index_name);
   DDBD_ASSIGN_OR_RETURN(options.limit, wire::GetLong(body, "Limit"));
   if (options.limit && *options.limit < 1) {
     errors.ValueAtLeast(std::to_string(*options.limit), "limit", 1);
@@ -220,19 +221,15 @@ Result<storage::StartKey> StartKeyFor(const ReadTarget& target, const Item& star
   return start;
 }
 
-Result<std::string> ReadPage(storage::Database& db, const ReadTarget& target,
-                             storage::ItemCursor& cursor, const ReadOptions& options) {
+Result<PageOutput> ReadPage(storage::Database& db, const ReadTarget& target,
+                            storage::ItemCursor& cursor, const ReadOptions& options) {
   const bool fetch = NeedsTableItem(target, options);
   const auto& expr = options.expressions;
-  wire::JsonWriter out;
-  out.BeginObject();
-  if (options.select != Select::kCount) out.Key("Items").BeginArray();
-  int64_t scanned = 0, count = 0;
+  PageOutput page;
   size_t bytes_read = 0;
-  std::optional<Item> last_evaluated;
   for (; cursor.Valid(); cursor.Next()) {
     DDBD_ASSIGN_OR_RETURN(Item item, cursor.item());
-    ++scanned;
+    ++page.scanned;
     if (fetch) {
       DDBD_ASSIGN_OR_RETURN(std::optional<Item> full,
                             db.GetItem(*target.table, KeyOf(*target.table, item)));
@@ -240,39 +237,47 @@ Result<std::string> ReadPage(storage::Database& db, const ReadTarget& target,
       item = std::move(*full);
     }
     bytes_read += ItemSize(item);
-    const bool page_full = (options.limit && scanned >= *options.limit) ||
+    const bool page_full = (options.limit && page.scanned >= *options.limit) ||
                            bytes_read >= kMaxPageBytes;
+    if (page_full) page.last_evaluated_key = KeyAttributes(target, item);
     if (!expr.filter || expressions::Matches(*expr.filter, item, expr.bindings)) {
-      ++count;
+      ++page.count;
       if (options.select != Select::kCount) {
-        wire::WriteAttributeMap(out, expr.projection ? expressions::Project(item, *expr.projection)
-                                                     : item);
+        page.items.push_back(expr.projection ? expressions::Project(item, *expr.projection)
+                                             : std::move(item));
       }
     }
-    if (page_full) {
-      last_evaluated = KeyAttributes(target, item);
-      break;
-    }
+    if (page_full) break;
   }
   DDBD_RETURN_IF_ERROR(cursor.status());
-  if (options.select != Select::kCount) out.EndArray();
-  out.Key("Count").Int(count);
-  out.Key("ScannedCount").Int(scanned);
-  if (last_evaluated) {
+  // A read of an index consumes the index's capacity, not the table's.
+  const double units = ReadUnits(bytes_read, options.consistent_read);
+  if (!target.index) {
+    page.use.table_units = units;
+  } else {
+    (target.index->local ? page.use.local_indexes : page.use.global_indexes)[target.index->name] =
+        units;
+  }
+  return page;
+}
+
+std::string RenderPage(const PageOutput& page, const ReadOptions& options) {
+  wire::JsonWriter out;
+  out.BeginObject();
+  if (options.select != Select::kCount) {
+    out.Key("Items").BeginArray();
+    for (const Item& item : page.items) wire::WriteAttributeMap(out, item);
+    out.EndArray();
+  }
+  out.Key("Count").Int(page.count);
+  out.Key("ScannedCount").Int(page.scanned);
+  if (page.last_evaluated_key) {
     out.Key("LastEvaluatedKey");
-    wire::WriteAttributeMap(out, *last_evaluated);
+    wire::WriteAttributeMap(out, *page.last_evaluated_key);
   }
   if (options.capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");
-    // A read of an index consumes the index's capacity, not the table's.
-    const double units = ReadUnits(bytes_read, options.consistent_read);
-    CapacityUse use;
-    if (!target.index) {
-      use.table_units = units;
-    } else {
-      (target.index->local ? use.local_indexes : use.global_indexes)[target.index->name] = units;
-    }
-    WriteConsumedCapacity(out, options.capacity, options.table_name, use, false);
+    WriteConsumedCapacity(out, options.capacity, options.table_name, page.use, false);
   }
   out.EndObject();
   return out.Take();

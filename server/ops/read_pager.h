@@ -5,9 +5,12 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 #include <string_view>
 
 #include "model/table_def.h"
+#include "server/op_context.h"
 #include "server/ops/common.h"
 #include "server/ops/expression_request.h"
 #include "storage/database.h"
@@ -17,8 +20,8 @@ namespace ddbd::server::ops {
 enum class Select : uint8_t { kAllAttributes, kAllProjectedAttributes, kSpecificAttributes, kCount };
 
 struct ReadOptions {
-  std::string_view table_name;
-  std::optional<std::string_view> index_name;
+  std::string table_name;  // a name or an ARN, as the request gave it
+  std::optional<std::string> index_name;
   std::optional<int64_t> limit;
   Select select = Select::kAllAttributes;
   bool explicit_select = false;  // Select was in the request
@@ -62,9 +65,41 @@ Status CheckStartKeyElement(const Item& start_key, const KeyElement& element);
 // the table key must be present and valid ("The provided starting key is invalid: ...").
 Result<storage::StartKey> StartKeyFor(const ReadTarget& target, const Item& start_key);
 
-// One page of results as the JSON response of Query or Scan. `db` fetches whole items for
-// LSI reads that need attributes the index does not project.
-Result<std::string> ReadPage(storage::Database& db, const ReadTarget& target,
-                             storage::ItemCursor& cursor, const ReadOptions& options);
+// One page of a Query or Scan: the items returned (filtered and projected), the counts, where
+// the next page starts, and what the read consumed.
+struct PageOutput {
+  std::vector<Item> items;  // empty for Select=COUNT
+  int64_t count = 0;
+  int64_t scanned = 0;
+  std::optional<Item> last_evaluated_key;
+  CapacityUse use;
+};
+
+// Reads one page from `cursor`. `db` fetches whole items for LSI reads that need attributes
+// the index does not project.
+Result<PageOutput> ReadPage(storage::Database& db, const ReadTarget& target,
+                            storage::ItemCursor& cursor, const ReadOptions& options);
+
+// The JSON response of Query or Scan for a page.
+std::string RenderPage(const PageOutput& page, const ReadOptions& options);
+
+// Query and Scan as typed steps (query.cc, scan.cc), for their handlers and for PartiQL's
+// SELECT. Execute resolves `in.read` (an index read's default Select) before reading.
+struct QueryInput {
+  ReadOptions read;
+  bool forward = true;
+  std::optional<Item> exclusive_start_key;
+};
+Result<QueryInput> ParseQuery(wire::JsonObject body);
+Result<PageOutput> ExecuteQuery(OpContext& ctx, QueryInput& in);
+
+struct ScanInput {
+  ReadOptions read;
+  int64_t segment = 0;
+  int64_t total_segments = 1;
+  std::optional<Item> exclusive_start_key;
+};
+Result<ScanInput> ParseScan(wire::JsonObject body);
+Result<PageOutput> ExecuteScan(OpContext& ctx, ScanInput& in);
 
 }  // namespace ddbd::server::ops

@@ -10,12 +10,7 @@ namespace {
 
 constexpr int64_t kMaxTotalSegments = 1'000'000;
 
-struct ScanInput {
-  ReadOptions read;
-  int64_t segment = 0;
-  int64_t total_segments = 1;
-  std::optional<Item> exclusive_start_key;
-};
+}  // namespace
 
 Result<ScanInput> ParseScan(wire::JsonObject body) {
   ScanInput in;
@@ -53,6 +48,8 @@ Result<ScanInput> ParseScan(wire::JsonObject body) {
   return in;
 }
 
+namespace {
+
 // Segment s of n covers partition hashes [s·2⁶⁴/n, (s+1)·2⁶⁴/n).
 std::pair<uint64_t, uint64_t> SegmentHashRange(int64_t segment, int64_t total) {
   using u128 = unsigned __int128;
@@ -73,8 +70,7 @@ uint64_t StartKeyHash(const ReadTarget& target, const Item& start_key) {
 
 }  // namespace
 
-Result<std::string> Scan(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(ScanInput in, ParseScan(req.body));
+Result<PageOutput> ExecuteScan(OpContext& ctx, ScanInput& in) {
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.read.table_name));
   DDBD_ASSIGN_OR_RETURN(ReadTarget target, ResolveTarget(*table, in.read, /*query=*/false));
   auto [begin, end] = SegmentHashRange(in.segment, in.total_segments);
@@ -102,6 +98,12 @@ Result<std::string> Scan(OpContext& ctx, const Request& req) {
   auto cursor = target.index ? ctx.db().ScanIndexHashRange(target.index->id, begin, end, start)
                              : ctx.db().ScanHashRange(*table, begin, end, start);
   return ReadPage(ctx.db(), target, *cursor, in.read);
+}
+
+Result<std::string> Scan(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(ScanInput in, ParseScan(req.body));
+  DDBD_ASSIGN_OR_RETURN(PageOutput page, ExecuteScan(ctx, in));
+  return RenderPage(page, in.read);
 }
 
 }  // namespace ddbd::server::ops

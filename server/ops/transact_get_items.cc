@@ -1,10 +1,11 @@
 // TransactGetItems: up to 100 Get actions over one or more tables, read as one consistent
 // snapshot: every item's lock is held while all of them are read (a check-only
 // Database::WriteItems), so no write lands between two of the reads.
+#include "server/ops/transact_get_items.h"
+
 #include <algorithm>
 #include <unordered_set>
 
-#include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 
 namespace ddbd::server::ops {
@@ -12,17 +13,13 @@ namespace {
 
 constexpr size_t kMaxGets = 100;
 
-struct TransactGet {
-  GetRequest request;
-  std::shared_ptr<const TableDef> table;
-  PrimaryKey key;
-};
+}  // namespace
 
-Result<std::vector<TransactGet>> ReadTransactGets(OpContext& ctx, wire::JsonObject body,
-                                                  CapacityDetail& capacity) {
+Result<TransactGetInput> ParseTransactGetItems(wire::JsonObject body) {
+  TransactGetInput in;
   wire::ConstraintErrors errors;
   DDBD_ASSIGN_OR_RETURN(auto items, wire::GetArray(body, "TransactItems"));
-  DDBD_ASSIGN_OR_RETURN(capacity, ReadReturnConsumedCapacity(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.capacity, ReadReturnConsumedCapacity(body, errors));
   std::vector<wire::JsonObject> gets;
   size_t position = 0;
   if (!items) {
@@ -45,43 +42,45 @@ Result<std::vector<TransactGet>> ReadTransactGets(OpContext& ctx, wire::JsonObje
     }
   }
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-
-  std::vector<TransactGet> result;
-  std::unordered_set<ItemIdentity, ItemIdentityHash> seen;
   for (wire::JsonObject get : gets) {
-    TransactGet parsed;
-    DDBD_ASSIGN_OR_RETURN(parsed.request, ReadGetRequest(get));
-    DDBD_ASSIGN_OR_RETURN(parsed.table, ctx.FindTable(parsed.request.table_name));
-    DDBD_ASSIGN_OR_RETURN(parsed.key, KeyFromParameter(*parsed.table, parsed.request.key));
-    result.push_back(std::move(parsed));
+    DDBD_ASSIGN_OR_RETURN(GetRequest request, ReadGetRequest(get));
+    in.gets.push_back(std::move(request));
   }
-  for (const TransactGet& get : result) {
-    if (!seen.insert(ItemIdentity{get.table->id, get.key}).second) {
-      return Error::Validation("Transaction request cannot include multiple operations on one item");
-    }
-  }
-  return result;
+  return in;
 }
 
-}  // namespace
-
-Result<std::string> TransactGetItems(OpContext& ctx, const Request& req) {
-  CapacityDetail capacity = CapacityDetail::kNone;
-  DDBD_ASSIGN_OR_RETURN(std::vector<TransactGet> gets, ReadTransactGets(ctx, req.body, capacity));
+Result<TransactGetOutput> ExecuteTransactGetItems(OpContext& ctx, TransactGetInput in) {
+  TransactGetOutput output;
+  output.capacity = in.capacity;
   std::vector<storage::ItemWrite> reads;
-  for (const TransactGet& get : gets) {
+  std::vector<std::shared_ptr<const TableDef>> tables;
+  std::unordered_set<ItemIdentity, ItemIdentityHash> seen;
+  for (GetRequest& get : in.gets) {
+    DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(get.table_name));
+    DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromParameter(*table, get.key));
     storage::ItemWrite read;
-    read.table = get.table.get();
-    read.key = get.key;
+    read.table = table.get();
+    read.key = std::move(key);
     read.check_only = true;
     read.compute = [](const std::optional<Item>& old) { return storage::Mutation::Store(old); };
     reads.push_back(std::move(read));
+    output.table_ids.push_back(table->id);
+    tables.push_back(std::move(table));
   }
-  DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(reads)));
+  for (size_t i = 0; i < reads.size(); ++i) {
+    if (!seen.insert(ItemIdentity{tables[i]->id, reads[i].key}).second) {
+      return Error::Validation("Transaction request cannot include multiple operations on one item");
+    }
+  }
+  DDBD_ASSIGN_OR_RETURN(output.outcomes, ctx.db().WriteItems(std::move(reads)));
+  output.gets = std::move(in.gets);
+  return output;
+}
 
+std::string RenderTransactGetItems(const TransactGetOutput& output) {
   wire::JsonWriter out;
   out.BeginObject();
-  if (capacity != CapacityDetail::kNone) {
+  if (output.capacity != CapacityDetail::kNone) {
     // Transactional reads cost twice a strongly consistent read, per table.
     // Tables in the order of their first Get, each named as that Get named it.
     struct TableUnits {
@@ -90,30 +89,36 @@ Result<std::string> TransactGetItems(OpContext& ctx, const Request& req) {
       double units;
     };
     std::vector<TableUnits> tables;
-    for (size_t i = 0; i < gets.size(); ++i) {
+    for (size_t i = 0; i < output.gets.size(); ++i) {
       auto it = std::find_if(tables.begin(), tables.end(),
-                             [&](const TableUnits& t) { return t.id == gets[i].table->id; });
+                             [&](const TableUnits& t) { return t.id == output.table_ids[i]; });
       if (it == tables.end()) {
-        tables.push_back({gets[i].table->id, gets[i].request.table_name, 0});
+        tables.push_back({output.table_ids[i], output.gets[i].table_name, 0});
         it = tables.end() - 1;
       }
-      it->units += 2 * ReadUnits(outcomes[i].old_size, /*consistent=*/true);
+      it->units += 2 * ReadUnits(output.outcomes[i].old_size, /*consistent=*/true);
     }
     out.Key("ConsumedCapacity").BeginArray();
     for (const TableUnits& table : tables) {
-      WriteConsumedCapacity(out, capacity, table.name, table.units, false);
+      WriteConsumedCapacity(out, output.capacity, table.name, table.units, false);
     }
     out.EndArray();
   }
   out.Key("Responses").BeginArray();
-  for (size_t i = 0; i < gets.size(); ++i) {
+  for (size_t i = 0; i < output.gets.size(); ++i) {
     out.BeginObject();
-    if (outcomes[i].old_item) WriteFoundItem(out, *outcomes[i].old_item, gets[i].request.expressions);
+    if (output.outcomes[i].old_item) WriteFoundItem(out, *output.outcomes[i].old_item, output.gets[i].expressions);
     out.EndObject();
   }
   out.EndArray();
   out.EndObject();
   return out.Take();
+}
+
+Result<std::string> TransactGetItems(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(TransactGetInput in, ParseTransactGetItems(req.body));
+  DDBD_ASSIGN_OR_RETURN(TransactGetOutput output, ExecuteTransactGetItems(ctx, std::move(in)));
+  return RenderTransactGetItems(output);
 }
 
 }  // namespace ddbd::server::ops
