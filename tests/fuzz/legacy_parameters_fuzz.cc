@@ -1,8 +1,9 @@
-// Fuzz target: the legacy-parameter translator (server/ops/legacy_parameters: Expected,
-// ConditionalOperator, AttributeUpdates, KeyConditions, QueryFilter, ScanFilter,
-// AttributesToGet), reached through ReadExpressions as every operation reaches it. Checks that
-// any JSON request body translates or fails with an Error — no crash, no UB — and that the
-// trees it builds bind: they evaluate (and the update applies) against an item of every type.
+// Fuzz target: the legacy parameters read (server/ops/legacy_parameters) and translated
+// (expressions/legacy): Expected, ConditionalOperator, AttributeUpdates, KeyConditions,
+// QueryFilter, ScanFilter, AttributesToGet, reached through ReadExpressions as every
+// operation reaches them. Checks that any JSON request body translates or fails with an
+// Error — no crash, no UB — and that the trees it builds bind: they evaluate (and the update
+// applies) against an item of every type.
 #include <simdjson.h>
 
 #include <cstddef>
