@@ -173,3 +173,19 @@ def test_batch_execute_statement_answers_each_statement(ddb, music):
     assert answer["Responses"] == [
         {"TableName": "Music", "Item": {"Artist": {"S": "Batch"}, "SongTitle": {"S": "A"}}},
         {"TableName": "Music"}]
+
+
+def test_writes_report_consumed_capacity_when_asked(ddb, music):
+    # ExecuteStatement's output carries ConsumedCapacity for every statement, writes included:
+    # a 1 KB-or-smaller item costs one write unit on the table (and one on the GSI it enters,
+    # which TOTAL sums).
+    answer = run(ddb, "INSERT INTO Music VALUE {'Artist': 'Cap', 'SongTitle': 'One', 'Genre': 'x'}",
+                 ReturnConsumedCapacity="TOTAL")
+    assert answer == {"Items": [], "ConsumedCapacity": {"TableName": "Music", "CapacityUnits": 2.0,
+                                                    "WriteCapacityUnits": 2.0}}
+    answer = run(ddb, "UPDATE Music SET Plays = 1 WHERE Artist = 'Cap' AND SongTitle = 'One'",
+                 ReturnConsumedCapacity="TOTAL")
+    assert answer == {"Items": [], "ConsumedCapacity": {"TableName": "Music", "CapacityUnits": 2.0,
+                                                    "WriteCapacityUnits": 2.0}}
+    answer = run(ddb, "DELETE FROM Music WHERE Artist = 'Cap' AND SongTitle = 'One'")
+    assert answer == {"Items": []}
