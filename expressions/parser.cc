@@ -7,6 +7,7 @@
 #include <bitset>
 #include <optional>
 
+#include "expressions/functions.h"
 #include "expressions/lexer.h"
 #include "expressions/reserved_words.h"
 
@@ -23,32 +24,6 @@ enum Problem : size_t {
   kDocumentPathRequired,
   kProblemCount,
 };
-
-struct FunctionInfo {
-  std::string_view name;
-  size_t arity;
-  bool is_condition;  // yields true/false (usable as a condition, not as an operand)
-  bool in_update;     // allowed in update expressions
-  bool in_condition;  // allowed in condition expressions
-};
-
-constexpr FunctionInfo kFunctions[] = {
-    {"attribute_exists", 1, true, false, true},
-    {"attribute_not_exists", 1, true, false, true},
-    {"attribute_type", 2, true, false, true},
-    {"begins_with", 2, true, false, true},
-    {"contains", 2, true, false, true},
-    {"size", 1, false, false, true},
-    {"if_not_exists", 2, false, true, false},
-    {"list_append", 2, false, true, false},
-};
-
-const FunctionInfo* FindFunction(std::string_view name) {
-  for (const auto& f : kFunctions) {
-    if (f.name == name) return &f;
-  }
-  return nullptr;
-}
 
 // A parsed function call before it is known whether it is a condition or an operand.
 struct Call {

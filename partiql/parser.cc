@@ -4,7 +4,9 @@
 
 #include "expressions/parser.h"
 #include "model/number.h"
+#include "partiql/cursor.h"
 #include "partiql/lexer.h"
+#include "partiql/literal.h"
 #include "partiql/statement.h"
 
 namespace ddbd::partiql {
@@ -69,23 +71,23 @@ struct ParsedOperand {
 class Parser {
  public:
   Parser(std::vector<Token> tokens, const std::vector<AttributeValue>& parameters)
-      : tokens_(std::move(tokens)), parameters_(parameters) {}
+      : in_(std::move(tokens)), parameters_{parameters} {}
 
   Result<Statement> Parse() {
-    if (Keyword("SELECT")) {
+    if (in_.Keyword("SELECT")) {
       DDBD_RETURN_IF_ERROR(Select());
-    } else if (Keyword("INSERT")) {
+    } else if (in_.Keyword("INSERT")) {
       DDBD_RETURN_IF_ERROR(Insert());
-    } else if (Keyword("UPDATE")) {
+    } else if (in_.Keyword("UPDATE")) {
       DDBD_RETURN_IF_ERROR(Update());
-    } else if (Keyword("DELETE")) {
+    } else if (in_.Keyword("DELETE")) {
       DDBD_RETURN_IF_ERROR(Delete());
     } else {
-      return Unexpected();
+      return in_.Unexpected();
     }
-    Punct(";");
-    if (Peek().kind != Token::Kind::kEnd) return Unexpected();
-    if (next_parameter_ != parameters_.size()) {
+    in_.Punct(";");
+    if (in_.Peek().kind != Token::Kind::kEnd) return in_.Unexpected();
+    if (parameters_.next != parameters_.values.size()) {
       return Error::Validation("Number of parameters in request and statement doesn't match.");
     }
     return std::move(statement_);
@@ -102,47 +104,6 @@ class Parser {
     int& depth_;
   };
 
-  const Token& Peek(size_t ahead = 0) const {
-    return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
-  }
-  bool Keyword(std::string_view word) {
-    if (Peek().kind == Token::Kind::kWord && Equals(Peek().text, word)) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-  bool Punct(std::string_view text) {
-    if (Peek().kind == Token::Kind::kPunct && Peek().text == text) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-  // Whether a function call `name(` starts here (the name is not consumed).
-  bool AtCall(std::string_view name) const {
-    return Peek().kind == Token::Kind::kWord && Equals(Peek().text, name) &&
-           Peek(1).kind == Token::Kind::kPunct && Peek(1).text == "(";
-  }
-  Error Unexpected() const { return Malformed("unexpected token '" + Peek().text + "'"); }
-  Status Expect(std::string_view punct) {
-    if (!Punct(punct)) return Unexpected();
-    return OkStatus();
-  }
-  Status ExpectKeyword(std::string_view word) {
-    if (!Keyword(word)) return Unexpected();
-    return OkStatus();
-  }
-
-  Result<std::string> Identifier() {
-    const Token& token = Peek();
-    if (token.kind != Token::Kind::kWord && token.kind != Token::Kind::kQuoted) {
-      return Unexpected();
-    }
-    ++pos_;
-    return token.text;
-  }
-
   PathElement NameElement(const std::string& name) {
     PathElement element;
     element.kind = PathElement::Kind::kNamePlaceholder;
@@ -153,21 +114,21 @@ class Parser {
   // name ('.' name | '[' n ']')*, within the expression grammar's limits; `first` receives
   // the leading name.
   Result<Path> ParsePath(std::string* first = nullptr) {
-    DDBD_ASSIGN_OR_RETURN(std::string name, Identifier());
+    DDBD_ASSIGN_OR_RETURN(std::string name, in_.Identifier());
     if (first) *first = name;
     Path path;
     path.elements.push_back(NameElement(name));
     for (;;) {
-      if (Punct(".")) {
-        DDBD_ASSIGN_OR_RETURN(std::string member, Identifier());
+      if (in_.Punct(".")) {
+        DDBD_ASSIGN_OR_RETURN(std::string member, in_.Identifier());
         path.elements.push_back(NameElement(member));
-      } else if (Punct("[")) {
+      } else if (in_.Punct("[")) {
         DDBD_ASSIGN_OR_RETURN(int64_t index, ListIndex());
         PathElement element;
         element.kind = PathElement::Kind::kIndex;
         element.index = index;
         path.elements.push_back(std::move(element));
-        DDBD_RETURN_IF_ERROR(Expect("]"));
+        DDBD_RETURN_IF_ERROR(in_.Expect("]"));
       } else {
         return path;
       }
@@ -180,119 +141,18 @@ class Parser {
 
   // A list index: digits only, at most 2^31-1 (the expression grammar's bound).
   Result<int64_t> ListIndex() {
-    const Token& token = Peek();
+    const Token& token = in_.Peek();
     const bool digits = token.kind == Token::Kind::kNumber &&
                         std::all_of(token.text.begin(), token.text.end(),
                                     [](char c) { return c >= '0' && c <= '9'; });
-    if (!digits) return Unexpected();
+    if (!digits) return in_.Unexpected();
     if (token.text.size() > 10 || std::stoll(token.text) > expressions::kMaxListIndex) {
       return Error::Validation("List index is not within the allowable range; index: [" +
                                token.text + "]");
     }
     const int64_t index = std::stoll(token.text);
-    ++pos_;
+    in_.Advance();
     return index;
-  }
-
-  // A literal: 'string', number, TRUE/FALSE/NULL, ?, {map}, [list], <<set>>.
-  Result<AttributeValue> Literal() {
-    Nested nested(literal_depth_);
-    if (literal_depth_ > kMaxNestingDepth + 1) {
-      return Error::Validation("Nesting Levels have exceeded supported limits: Attributes in the "
-                               "item have nested levels beyond supported limit");
-    }
-    const Token token = Peek();
-    if (token.kind == Token::Kind::kString) {
-      ++pos_;
-      return AttributeValue::String(token.text);
-    }
-    if (token.kind == Token::Kind::kParameter) {
-      ++pos_;
-      if (next_parameter_ >= parameters_.size()) {
-        return Error::Validation("Number of parameters in request and statement doesn't match.");
-      }
-      return parameters_[next_parameter_++];
-    }
-    if (token.kind == Token::Kind::kNumber || (token.kind == Token::Kind::kPunct && token.text == "-" &&
-                                               Peek(1).kind == Token::Kind::kNumber)) {
-      std::string text;
-      if (token.text == "-") {
-        text = "-";
-        ++pos_;
-      }
-      text += Peek().text;
-      ++pos_;
-      DDBD_ASSIGN_OR_RETURN(Number number, Number::Parse(text));
-      return AttributeValue::NumberText(number.ToString());
-    }
-    if (Keyword("TRUE")) return AttributeValue::Bool(true);
-    if (Keyword("FALSE")) return AttributeValue::Bool(false);
-    if (Keyword("NULL")) return AttributeValue::Null();
-    if (Punct("{")) {
-      AttributeMap map;
-      if (!Punct("}")) {
-        do {
-          if (Peek().kind != Token::Kind::kString) return Unexpected();
-          std::string key = Peek().text;
-          ++pos_;
-          DDBD_RETURN_IF_ERROR(Expect(":"));
-          DDBD_ASSIGN_OR_RETURN(AttributeValue value, Literal());
-          map[key] = std::move(value);
-        } while (Punct(","));
-        DDBD_RETURN_IF_ERROR(Expect("}"));
-      }
-      return AttributeValue::Map(std::move(map));
-    }
-    if (Punct("[")) {
-      AttributeList list;
-      if (!Punct("]")) {
-        do {
-          DDBD_ASSIGN_OR_RETURN(AttributeValue value, Literal());
-          list.push_back(std::move(value));
-        } while (Punct(","));
-        DDBD_RETURN_IF_ERROR(Expect("]"));
-      }
-      return AttributeValue::List(std::move(list));
-    }
-    if (Punct("<<")) {
-      std::vector<AttributeValue> members;
-      do {
-        DDBD_ASSIGN_OR_RETURN(AttributeValue value, Literal());
-        members.push_back(std::move(value));
-      } while (Punct(","));
-      DDBD_RETURN_IF_ERROR(Expect(">>"));
-      return SetOf(std::move(members));
-    }
-    return Unexpected();
-  }
-
-  static Result<AttributeValue> SetOf(std::vector<AttributeValue> members) {
-    const AttributeType type = members.front().type();
-    if (type != AttributeType::kS && type != AttributeType::kN && type != AttributeType::kB) {
-      return Error::Validation("Set members must be strings, numbers or binaries");
-    }
-    std::vector<std::string> texts;
-    for (const auto& member : members) {
-      if (member.type() != type) return Error::Validation("Set members must all be of one type");
-      if (std::find(texts.begin(), texts.end(), member.scalar()) != texts.end()) {
-        return Error::Validation("Input collection contains duplicates");
-      }
-      texts.push_back(member.scalar());
-    }
-    const AttributeType set_type = type == AttributeType::kS   ? AttributeType::kSS
-                                   : type == AttributeType::kN ? AttributeType::kNS
-                                                               : AttributeType::kBS;
-    return AttributeValue::Set(set_type, std::move(texts));
-  }
-
-  bool AtLiteral() const {
-    const Token& token = Peek();
-    return token.kind == Token::Kind::kString || token.kind == Token::Kind::kNumber ||
-           token.kind == Token::Kind::kParameter ||
-           (token.kind == Token::Kind::kPunct &&
-            (token.text == "{" || token.text == "[" || token.text == "<<" || token.text == "-")) ||
-           (token.kind == Token::Kind::kWord &&
-            (Equals(token.text, "TRUE") || Equals(token.text, "FALSE") || Equals(token.text, "NULL")));
   }
 
   Operand ValueOperand(AttributeValue value) {
@@ -312,24 +172,24 @@ class Parser {
   // A condition operand: a literal, a path or size(path).
   Result<ParsedOperand> ParseOperand() {
     ParsedOperand parsed;
-    if (AtLiteral()) {
-      DDBD_ASSIGN_OR_RETURN(AttributeValue literal, Literal());
+    if (AtLiteral(in_)) {
+      DDBD_ASSIGN_OR_RETURN(AttributeValue literal, ReadLiteral(in_, parameters_));
       parsed.literal = literal;
       parsed.operand = ValueOperand(std::move(literal));
       return parsed;
     }
-    if (AtCall("size")) {
-      pos_ += 2;
+    if (in_.AtCall("size")) {
+      in_.Advance(2);
       DDBD_ASSIGN_OR_RETURN(Path path, ParsePath());
-      DDBD_RETURN_IF_ERROR(Expect(")"));
+      DDBD_RETURN_IF_ERROR(in_.Expect(")"));
       parsed.operand.kind = Operand::Kind::kSize;
       parsed.operand.args.push_back(PathOperand(std::move(path)));
       return parsed;
     }
-    const size_t start = pos_;
+    const size_t start = in_.position();
     std::string first;
     DDBD_ASSIGN_OR_RETURN(Path path, ParsePath(&first));
-    if (pos_ == start + 1) parsed.attribute = first;
+    if (in_.position() == start + 1) parsed.attribute = first;
     parsed.operand = PathOperand(std::move(path));
     return parsed;
   }
@@ -341,15 +201,15 @@ class Parser {
         {"contains", Condition::Kind::kContains},
         {"attribute_type", Condition::Kind::kAttributeType}};
     for (auto [name, kind] : kFunctions) {
-      if (!AtCall(name)) continue;
-      pos_ += 2;
-      const size_t path_start = pos_;
+      if (!in_.AtCall(name)) continue;
+      in_.Advance(2);
+      const size_t path_start = in_.position();
       std::string first;
       DDBD_ASSIGN_OR_RETURN(Path path, ParsePath(&first));
-      const bool simple = pos_ == path_start + 1;
-      DDBD_RETURN_IF_ERROR(Expect(","));
+      const bool simple = in_.position() == path_start + 1;
+      DDBD_RETURN_IF_ERROR(in_.Expect(","));
       DDBD_ASSIGN_OR_RETURN(ParsedOperand operand, ParseOperand());
-      DDBD_RETURN_IF_ERROR(Expect(")"));
+      DDBD_RETURN_IF_ERROR(in_.Expect(")"));
       Term term;
       term.condition = WithOperands(kind, {PathOperand(std::move(path)), operand.operand});
       if (kind == Condition::Kind::kBeginsWith && simple && operand.literal) {
@@ -357,7 +217,7 @@ class Parser {
       }
       return term;
     }
-    return Unexpected();
+    return in_.Unexpected();
   }
 
   // `left IS [NOT] MISSING|NULL`: both test an attribute, so `left` must be a path.
@@ -365,19 +225,19 @@ class Parser {
     if (left.operand.kind != Operand::Kind::kPath) {
       return Malformed("IS MISSING and IS NULL need an attribute path");
     }
-    const bool negated = Keyword("NOT");
+    const bool negated = in_.Keyword("NOT");
     Term term;
-    if (Keyword("MISSING")) {
+    if (in_.Keyword("MISSING")) {
       term.condition = WithOperands(
           negated ? Condition::Kind::kAttributeExists : Condition::Kind::kAttributeNotExists,
           {std::move(left.operand)});
-    } else if (Keyword("NULL")) {
+    } else if (in_.Keyword("NULL")) {
       Condition is_null =
           WithOperands(Condition::Kind::kAttributeType,
                        {std::move(left.operand), ValueOperand(AttributeValue::String("NULL"))});
       term.condition = negated ? Negated(std::move(is_null)) : std::move(is_null);
     } else {
-      return Unexpected();
+      return in_.Unexpected();
     }
     return term;
   }
@@ -388,7 +248,7 @@ class Parser {
         {"<", Comparator::kLt}, {"<=", Comparator::kLe}, {">", Comparator::kGt},
         {">=", Comparator::kGe}};
     for (auto [text, comparator] : kComparators) {
-      if (!Punct(text)) continue;
+      if (!in_.Punct(text)) continue;
       DDBD_ASSIGN_OR_RETURN(ParsedOperand right, ParseOperand());
       Term term;
       term.condition = WithOperands(Condition::Kind::kCompare, {left.operand, right.operand});
@@ -407,31 +267,31 @@ class Parser {
       }
       return term;
     }
-    return Unexpected();
+    return in_.Unexpected();
   }
 
   // One predicate (or a parenthesised condition) as a term.
   Result<Term> Predicate() {
     Nested nested(condition_depth_);
     if (condition_depth_ > kMaxConditionDepth) return Malformed("the condition is nested too deeply");
-    if (Keyword("NOT")) {
+    if (in_.Keyword("NOT")) {
       DDBD_ASSIGN_OR_RETURN(Term inner, Predicate());
       return Term{Negated(std::move(inner.condition)), {}, {}, {}};
     }
-    if (Punct("(")) {
+    if (in_.Punct("(")) {
       DDBD_ASSIGN_OR_RETURN(Condition inner, ParseCondition());
-      DDBD_RETURN_IF_ERROR(Expect(")"));
+      DDBD_RETURN_IF_ERROR(in_.Expect(")"));
       inner.parenthesized = true;
       return Term{std::move(inner), {}, {}, {}};
     }
-    if (AtCall("begins_with") || AtCall("contains") || AtCall("attribute_type")) {
+    if (in_.AtCall("begins_with") || in_.AtCall("contains") || in_.AtCall("attribute_type")) {
       return FunctionPredicate();
     }
     DDBD_ASSIGN_OR_RETURN(ParsedOperand left, ParseOperand());
-    if (Keyword("IS")) return IsPredicate(std::move(left));
-    if (Keyword("BETWEEN")) {
+    if (in_.Keyword("IS")) return IsPredicate(std::move(left));
+    if (in_.Keyword("BETWEEN")) {
       DDBD_ASSIGN_OR_RETURN(ParsedOperand low, ParseOperand());
-      DDBD_RETURN_IF_ERROR(ExpectKeyword("AND"));
+      DDBD_RETURN_IF_ERROR(in_.ExpectKeyword("AND"));
       DDBD_ASSIGN_OR_RETURN(ParsedOperand high, ParseOperand());
       Term term;
       term.condition = WithOperands(Condition::Kind::kBetween,
@@ -439,15 +299,15 @@ class Parser {
       if (left.attribute && low.literal && high.literal) term.key_condition_on = left.attribute;
       return term;
     }
-    if (Keyword("IN")) {
-      const bool bracket = Punct("[");
-      if (!bracket) DDBD_RETURN_IF_ERROR(Expect("("));
+    if (in_.Keyword("IN")) {
+      const bool bracket = in_.Punct("[");
+      if (!bracket) DDBD_RETURN_IF_ERROR(in_.Expect("("));
       std::vector<Operand> operands{std::move(left.operand)};
       do {
         DDBD_ASSIGN_OR_RETURN(ParsedOperand member, ParseOperand());
         operands.push_back(std::move(member.operand));
-      } while (Punct(","));
-      DDBD_RETURN_IF_ERROR(Expect(bracket ? "]" : ")"));
+      } while (in_.Punct(","));
+      DDBD_RETURN_IF_ERROR(in_.Expect(bracket ? "]" : ")"));
       return Term{WithOperands(Condition::Kind::kIn, std::move(operands)), {}, {}, {}};
     }
     return ComparisonPredicate(std::move(left));
@@ -459,7 +319,7 @@ class Parser {
     do {
       DDBD_ASSIGN_OR_RETURN(Term term, Predicate());
       terms.push_back(std::move(term));
-    } while (Keyword("AND"));
+    } while (in_.Keyword("AND"));
     return terms;
   }
 
@@ -472,13 +332,13 @@ class Parser {
   // A whole condition: its AND terms, or one term when ORs join groups.
   Result<std::vector<Term>> Where() {
     DDBD_ASSIGN_OR_RETURN(std::vector<Term> first, Conjunction());
-    if (!Keyword("OR")) return first;
+    if (!in_.Keyword("OR")) return first;
     std::vector<Condition> groups;
     groups.push_back(ConditionOf(std::move(first)));
     do {
       DDBD_ASSIGN_OR_RETURN(std::vector<Term> next, Conjunction());
       groups.push_back(ConditionOf(std::move(next)));
-    } while (Keyword("OR"));
+    } while (in_.Keyword("OR"));
     std::vector<Term> one(1);
     one[0].condition = Join(groups, Condition::Kind::kOr);
     return one;
@@ -490,16 +350,16 @@ class Parser {
   }
 
   Status TableName(bool allow_index) {
-    DDBD_ASSIGN_OR_RETURN(statement_.table, Identifier());
-    if (allow_index && Punct(".")) {
-      DDBD_ASSIGN_OR_RETURN(std::string index, Identifier());
+    DDBD_ASSIGN_OR_RETURN(statement_.table, in_.Identifier());
+    if (allow_index && in_.Punct(".")) {
+      DDBD_ASSIGN_OR_RETURN(std::string index, in_.Identifier());
       statement_.index = std::move(index);
     }
     return OkStatus();
   }
 
   Status OptionalWhere() {
-    if (Keyword("WHERE")) {
+    if (in_.Keyword("WHERE")) {
       DDBD_ASSIGN_OR_RETURN(statement_.where, Where());
     }
     return OkStatus();
@@ -507,23 +367,23 @@ class Parser {
 
   Status Select() {
     statement_.kind = Statement::Kind::kSelect;
-    if (!Punct("*")) {
+    if (!in_.Punct("*")) {
       do {
         DDBD_ASSIGN_OR_RETURN(Path path, ParsePath());
         statement_.projection.push_back(std::move(path));
-      } while (Punct(","));
+      } while (in_.Punct(","));
     }
-    DDBD_RETURN_IF_ERROR(ExpectKeyword("FROM"));
+    DDBD_RETURN_IF_ERROR(in_.ExpectKeyword("FROM"));
     DDBD_RETURN_IF_ERROR(TableName(/*allow_index=*/true));
     return OptionalWhere();
   }
 
   Status Insert() {
     statement_.kind = Statement::Kind::kInsert;
-    DDBD_RETURN_IF_ERROR(ExpectKeyword("INTO"));
+    DDBD_RETURN_IF_ERROR(in_.ExpectKeyword("INTO"));
     DDBD_RETURN_IF_ERROR(TableName(/*allow_index=*/false));
-    DDBD_RETURN_IF_ERROR(ExpectKeyword("VALUE"));
-    DDBD_ASSIGN_OR_RETURN(AttributeValue item, Literal());
+    DDBD_RETURN_IF_ERROR(in_.ExpectKeyword("VALUE"));
+    DDBD_ASSIGN_OR_RETURN(AttributeValue item, ReadLiteral(in_, parameters_));
     if (item.type() != AttributeType::kM) return Malformed("VALUE must be a tuple {...}");
     statement_.item = Item(item.map());
     return OkStatus();
@@ -535,20 +395,20 @@ class Parser {
     Nested nested(condition_depth_);
     if (condition_depth_ > kMaxConditionDepth) return Malformed("the value is nested too deeply");
     Operand left;
-    if (AtCall("list_append") || AtCall("if_not_exists")) {
-      left.kind = AtCall("list_append") ? Operand::Kind::kListAppend : Operand::Kind::kIfNotExists;
-      pos_ += 2;
+    if (in_.AtCall("list_append") || in_.AtCall("if_not_exists")) {
+      left.kind = in_.AtCall("list_append") ? Operand::Kind::kListAppend : Operand::Kind::kIfNotExists;
+      in_.Advance(2);
       DDBD_ASSIGN_OR_RETURN(Operand a, SetOperand());
-      DDBD_RETURN_IF_ERROR(Expect(","));
+      DDBD_RETURN_IF_ERROR(in_.Expect(","));
       DDBD_ASSIGN_OR_RETURN(Operand b, SetOperand());
-      DDBD_RETURN_IF_ERROR(Expect(")"));
+      DDBD_RETURN_IF_ERROR(in_.Expect(")"));
       left.args = {std::move(a), std::move(b)};
     } else {
       DDBD_ASSIGN_OR_RETURN(ParsedOperand parsed, ParseOperand());
       left = std::move(parsed.operand);
     }
     for (auto [sign, kind] : {std::pair{"+", Operand::Kind::kPlus}, {"-", Operand::Kind::kMinus}}) {
-      if (!Punct(sign)) continue;
+      if (!in_.Punct(sign)) continue;
       DDBD_ASSIGN_OR_RETURN(ParsedOperand right, ParseOperand());
       Operand arithmetic;
       arithmetic.kind = kind;
@@ -564,19 +424,19 @@ class Parser {
   // assigned path, which are the API's ADD and DELETE actions.
   Result<Action> Assignment() {
     DDBD_ASSIGN_OR_RETURN(Path path, ParsePath());
-    DDBD_RETURN_IF_ERROR(Expect("="));
+    DDBD_RETURN_IF_ERROR(in_.Expect("="));
     Action action;
     action.kind = Action::Kind::kSet;
-    if (AtCall("set_add") || AtCall("set_delete")) {
-      action.kind = AtCall("set_add") ? Action::Kind::kAdd : Action::Kind::kDelete;
-      pos_ += 2;
+    if (in_.AtCall("set_add") || in_.AtCall("set_delete")) {
+      action.kind = in_.AtCall("set_add") ? Action::Kind::kAdd : Action::Kind::kDelete;
+      in_.Advance(2);
       DDBD_ASSIGN_OR_RETURN(Path target, ParsePath());
       if (!SamePath(target, path)) {
         return Malformed("set_add and set_delete must name the assigned path");
       }
-      DDBD_RETURN_IF_ERROR(Expect(","));
+      DDBD_RETURN_IF_ERROR(in_.Expect(","));
       DDBD_ASSIGN_OR_RETURN(ParsedOperand value, ParseOperand());
-      DDBD_RETURN_IF_ERROR(Expect(")"));
+      DDBD_RETURN_IF_ERROR(in_.Expect(")"));
       action.value = std::move(value.operand);
     } else {
       DDBD_ASSIGN_OR_RETURN(action.value, SetOperand());
@@ -599,27 +459,27 @@ class Parser {
     std::vector<Action> sets, removes, adds, deletes;
     bool any = false;
     for (;;) {
-      if (Keyword("SET")) {
+      if (in_.Keyword("SET")) {
         do {
           DDBD_ASSIGN_OR_RETURN(Action action, Assignment());
           (action.kind == Action::Kind::kSet   ? sets
            : action.kind == Action::Kind::kAdd ? adds
                                                : deletes)
               .push_back(std::move(action));
-        } while (Punct(","));
-      } else if (Keyword("REMOVE")) {
+        } while (in_.Punct(","));
+      } else if (in_.Keyword("REMOVE")) {
         do {
           Action action;
           action.kind = Action::Kind::kRemove;
           DDBD_ASSIGN_OR_RETURN(action.path, ParsePath());
           removes.push_back(std::move(action));
-        } while (Punct(","));
+        } while (in_.Punct(","));
       } else {
         break;
       }
       any = true;
     }
-    if (!any) return Unexpected();
+    if (!any) return in_.Unexpected();
     expressions::UpdateExpression update;
     for (auto* actions : {&sets, &removes, &adds, &deletes}) {
       for (Action& action : *actions) update.actions.push_back(std::move(action));
@@ -631,7 +491,7 @@ class Parser {
 
   Status Delete() {
     statement_.kind = Statement::Kind::kDelete;
-    DDBD_RETURN_IF_ERROR(ExpectKeyword("FROM"));
+    DDBD_RETURN_IF_ERROR(in_.ExpectKeyword("FROM"));
     DDBD_RETURN_IF_ERROR(TableName(/*allow_index=*/false));
     DDBD_RETURN_IF_ERROR(OptionalWhere());
     return Returning({"ALL OLD"});
@@ -639,15 +499,15 @@ class Parser {
 
   // RETURNING ALL|MODIFIED OLD|NEW * → ReturnValues.
   Status Returning(std::initializer_list<std::string_view> allowed) {
-    if (!Keyword("RETURNING")) return OkStatus();
+    if (!in_.Keyword("RETURNING")) return OkStatus();
     std::string which;
-    if (Keyword("ALL")) which = "ALL";
-    else if (Keyword("MODIFIED")) which = "MODIFIED";
-    else return Unexpected();
-    if (Keyword("OLD")) which += " OLD";
-    else if (Keyword("NEW")) which += " NEW";
-    else return Unexpected();
-    DDBD_RETURN_IF_ERROR(Expect("*"));
+    if (in_.Keyword("ALL")) which = "ALL";
+    else if (in_.Keyword("MODIFIED")) which = "MODIFIED";
+    else return in_.Unexpected();
+    if (in_.Keyword("OLD")) which += " OLD";
+    else if (in_.Keyword("NEW")) which += " NEW";
+    else return in_.Unexpected();
+    DDBD_RETURN_IF_ERROR(in_.Expect("*"));
     if (std::find(allowed.begin(), allowed.end(), std::string_view(which)) == allowed.end()) {
       return Malformed("RETURNING " + which + " * is not allowed here");
     }
@@ -658,12 +518,9 @@ class Parser {
     return OkStatus();
   }
 
-  std::vector<Token> tokens_;
-  int literal_depth_ = 0;
+  Cursor in_;
+  Parameters parameters_;
   int condition_depth_ = 0;
-  const std::vector<AttributeValue>& parameters_;
-  size_t pos_ = 0;
-  size_t next_parameter_ = 0;
   Statement statement_;
 };
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
+#include <optional>
 #include <thread>
 
 namespace ddbd::server {
@@ -110,6 +112,197 @@ as compose files pass it, is ignored.
 )";
 }
 
+namespace {
+
+// One option: its spellings, whether a value follows it, and what it sets.
+struct Option {
+  std::vector<std::string_view> names;
+  bool takes_value;
+  std::function<Status(CommandLine&, const std::string& name, const std::string& value)> apply;
+};
+
+// An option with an integer value in [min, max], assigned by `set`.
+template <typename Set>
+Option IntOption(std::vector<std::string_view> names, int min, int max, Set set) {
+  return {std::move(names), true,
+          [min, max, set](CommandLine& cl, const std::string& name, const std::string& value) -> Status {
+            DDBD_ASSIGN_OR_RETURN(int parsed, ParseInt(name, value, min, max));
+            set(cl, parsed);
+            return OkStatus();
+          }};
+}
+
+// An option without a value.
+template <typename Set>
+Option Flag(std::vector<std::string_view> names, Set set) {
+  return {std::move(names), false, [set](CommandLine& cl, const std::string&, const std::string&) {
+            set(cl);
+            return OkStatus();
+          }};
+}
+
+Result<std::vector<std::string>> ParseOrigins(const std::string& name, const std::string& list) {
+  std::vector<std::string> origins;
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    std::string origin = list.substr(start, comma - start);
+    origin.erase(0, origin.find_first_not_of(' '));
+    origin.erase(origin.find_last_not_of(' ') + 1);
+    if (!origin.empty()) origins.push_back(std::move(origin));
+    start = comma + 1;
+  }
+  if (origins.empty()) return Error::Validation("invalid value for " + name + ": '" + list + "'");
+  return origins;
+}
+
+using std::chrono::milliseconds;
+
+std::vector<Option> NetworkOptions() {
+  return {
+      IntOption({"--port", "-port"}, 0, 65535,
+                [](CommandLine& cl, int v) { cl.server.port = static_cast<uint16_t>(v); }),
+      {{"--address"}, true, [](CommandLine& cl, const std::string&, const std::string& v) {
+         cl.server.address = v;
+         return OkStatus();
+       }},
+      IntOption({"--threads"}, 1, 256, [](CommandLine& cl, int v) { cl.server.threads = v; }),
+      IntOption({"--max-connections"}, 1, 1 << 20,
+                [](CommandLine& cl, int v) {
+                  cl.server.max_connections = v;
+                  cl.max_connections_set = true;
+                }),
+      IntOption({"--header-timeout-ms"}, 1, 86'400'000,
+                [](CommandLine& cl, int v) { cl.server.header_timeout = milliseconds(v); }),
+      IntOption({"--body-timeout-ms"}, 1, 86'400'000,
+                [](CommandLine& cl, int v) { cl.server.body_timeout = milliseconds(v); }),
+      IntOption({"--idle-timeout-ms"}, 1, 86'400'000,
+                [](CommandLine& cl, int v) { cl.server.idle_timeout = milliseconds(v); }),
+      {{"--tls-cert"}, true, [](CommandLine& cl, const std::string&, const std::string& v) {
+         cl.server.tls_certificate = v;
+         return OkStatus();
+       }},
+      {{"--tls-key"}, true, [](CommandLine& cl, const std::string&, const std::string& v) {
+         cl.server.tls_private_key = v;
+         return OkStatus();
+       }},
+      {{"--cors", "-cors"}, true,
+       [](CommandLine& cl, const std::string& name, const std::string& v) -> Status {
+         DDBD_ASSIGN_OR_RETURN(cl.service.cors_origins, ParseOrigins(name, v));
+         return OkStatus();
+       }},
+  };
+}
+
+std::vector<Option> StorageOptions() {
+  return {
+      {{"--db-path", "-dbPath"}, true, [](CommandLine& cl, const std::string&, const std::string& v) {
+         cl.storage.path = v;
+         return OkStatus();
+       }},
+      Flag({"--in-memory", "-inMemory"}, [](CommandLine& cl) { cl.storage.in_memory = true; }),
+      // Up to 1 GB: the flag exists to lower DynamoDB's 10 GB limit in tests.
+      IntOption({"--item-collection-limit-bytes"}, 1, 1 << 30,
+                [](CommandLine& cl, int v) { cl.storage.item_collection_limit_bytes = v; }),
+      IntOption({"--max-wal-mb"}, 1, 1 << 20,
+                [](CommandLine& cl, int v) { cl.storage.max_wal_bytes = uint64_t(v) << 20; }),
+      Flag({"-optimizeDbBeforeStartup"}, [](CommandLine& cl) { cl.storage.compact_on_open = true; }),
+  };
+}
+
+std::vector<Option> AccessOptions() {
+  return {
+      {{"--isolate"}, true, [](CommandLine& cl, const std::string&, const std::string& v) -> Status {
+         DDBD_ASSIGN_OR_RETURN(cl.service.isolation, ParseIsolation(v));
+         return OkStatus();
+       }},
+      Flag({"-sharedDb"}, [](CommandLine& cl) { cl.service.isolation = Isolation{}; }),
+      Flag({"--require-auth"}, [](CommandLine& cl) { cl.service.require_authentication = true; }),
+      {{"--credentials"}, true,
+       [](CommandLine& cl, const std::string&, const std::string& path) -> Status {
+         DDBD_ASSIGN_OR_RETURN(Credentials credentials, Credentials::Load(path));
+         cl.notes.push_back("verifying request signatures against " +
+                            std::to_string(credentials.size()) + " access key" +
+                            (credentials.size() == 1 ? "" : "s") + " from " + path);
+         cl.service.credentials = std::make_shared<const Credentials>(std::move(credentials));
+         return OkStatus();
+       }},
+      {{"--region"}, true, [](CommandLine& cl, const std::string&, const std::string& v) {
+         cl.service.default_region = v;
+         return OkStatus();
+       }},
+  };
+}
+
+std::vector<Option> BehaviourOptions() {
+  return {
+      Flag({"-delayTransientStatuses"},
+           [](CommandLine& cl) {
+             if (cl.service.transient_status_delay.count() == 0) {
+               cl.service.transient_status_delay = milliseconds(500);
+             }
+           }),
+      IntOption({"--transient-status-ms"}, 0, 3'600'000,
+                [](CommandLine& cl, int v) { cl.service.transient_status_delay = milliseconds(v); }),
+      IntOption({"--ttl-interval-ms"}, 10, 86'400'000,
+                [](CommandLine& cl, int v) { cl.service.ttl_interval = milliseconds(v); }),
+      IntOption({"--background-threads"}, 1, 64,
+                [](CommandLine& cl, int v) { cl.service.background_threads = size_t(v); }),
+      IntOption({"--vector-index-allocation-ms"}, 0, 3'600'000,
+                [](CommandLine& cl, int v) { cl.service.vector_allocation = milliseconds(v); }),
+      IntOption({"--vector-index-build-ms"}, 0, 3'600'000,
+                [](CommandLine& cl, int v) { cl.service.vector_build_minimum = milliseconds(v); }),
+      IntOption({"--vector-exact-threshold"}, 1, 1 << 30,
+                [](CommandLine& cl, int v) { cl.service.vector_search.exact_threshold = size_t(v); }),
+      Flag({"--exact-vector-search"},
+           [](CommandLine& cl) { cl.service.vector_search.exact_only = true; }),
+  };
+}
+
+std::vector<Option> ProcessOptions() {
+  return {
+      {{"--log-level"}, true,
+       [](CommandLine& cl, const std::string&, const std::string& v) -> Status {
+         std::optional<log::Level> level = log::ParseLevel(v);
+         if (!level) {
+           return Error::Validation("invalid value for --log-level: '" + v +
+                                    "' (expected error, warning, info or debug)");
+         }
+         cl.log_level = *level;
+         return OkStatus();
+       }},
+      Flag({"--log-requests"}, [](CommandLine& cl) { cl.service.log_requests = true; }),
+      Flag({"--health-check"}, [](CommandLine& cl) { cl.health_check = true; }),
+      Flag({"--help", "-help", "-h"}, [](CommandLine& cl) { cl.help = true; }),
+      // Nothing to disable: ddbd reports nothing anywhere.
+      Flag({"-disableTelemetry"}, [](CommandLine&) {}),
+      {{"-jar"}, true, [](CommandLine& cl, const std::string&, const std::string& jar) {
+         cl.notes.push_back("ignoring '-jar " + jar + "': a DynamoDB Local argument; ddbd is a " +
+                            "native binary");
+         return OkStatus();
+       }},
+  };
+}
+
+const Option* FindOption(std::string_view name) {
+  static const std::vector<Option> options = [] {
+    std::vector<Option> all;
+    for (auto group : {NetworkOptions, StorageOptions, AccessOptions, BehaviourOptions,
+                       ProcessOptions}) {
+      for (Option& option : group()) all.push_back(std::move(option));
+    }
+    return all;
+  }();
+  for (const Option& option : options) {
+    if (std::find(option.names.begin(), option.names.end(), name) != option.names.end()) {
+      return &option;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
   CommandLine cl;
   cl.storage.path = "ddbd-data";
@@ -117,131 +310,14 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
   cl.server.threads = static_cast<int>(cores < 2 ? 2 : cores);
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    auto value = [&]() -> Result<std::string> {
+    const Option* option = FindOption(arg);
+    if (!option) return Error::Validation("unknown option: " + arg);
+    std::string value;
+    if (option->takes_value) {
       if (i + 1 >= args.size()) return Error::Validation("missing value for " + arg);
-      return args[++i];
-    };
-    if (arg == "--port" || arg == "-port") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      DDBD_ASSIGN_OR_RETURN(int port, ParseInt(arg, text, 0, 65535));
-      cl.server.port = static_cast<uint16_t>(port);
-    } else if (arg == "--address") {
-      DDBD_ASSIGN_OR_RETURN(cl.server.address, value());
-    } else if (arg == "--db-path" || arg == "-dbPath") {
-      DDBD_ASSIGN_OR_RETURN(cl.storage.path, value());
-    } else if (arg == "--in-memory" || arg == "-inMemory") {
-      cl.storage.in_memory = true;
-    } else if (arg == "--isolate") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      DDBD_ASSIGN_OR_RETURN(cl.service.isolation, ParseIsolation(text));
-    } else if (arg == "--cors" || arg == "-cors") {
-      DDBD_ASSIGN_OR_RETURN(std::string list, value());
-      cl.service.cors_origins.clear();
-      size_t start = 0;
-      while (start <= list.size()) {
-        const size_t comma = std::min(list.find(',', start), list.size());
-        std::string origin = list.substr(start, comma - start);
-        origin.erase(0, origin.find_first_not_of(' '));
-        origin.erase(origin.find_last_not_of(' ') + 1);
-        if (!origin.empty()) cl.service.cors_origins.push_back(std::move(origin));
-        start = comma + 1;
-      }
-      if (cl.service.cors_origins.empty()) {
-        return Error::Validation("invalid value for " + arg + ": '" + list + "'");
-      }
-    } else if (arg == "-sharedDb") {
-      cl.service.isolation = Isolation{};
-    } else if (arg == "-delayTransientStatuses") {
-      if (cl.service.transient_status_delay.count() == 0) {
-        cl.service.transient_status_delay = std::chrono::milliseconds(500);
-      }
-    } else if (arg == "--transient-status-ms") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      DDBD_ASSIGN_OR_RETURN(int ms, ParseInt(arg, text, 0, 3'600'000));
-      cl.service.transient_status_delay = std::chrono::milliseconds(ms);
-    } else if (arg == "--background-threads") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      DDBD_ASSIGN_OR_RETURN(int threads, ParseInt(arg, text, 1, 64));
-      cl.service.background_threads = static_cast<size_t>(threads);
-    } else if (arg == "--ttl-interval-ms") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      DDBD_ASSIGN_OR_RETURN(int ms, ParseInt(arg, text, 10, 86'400'000));
-      cl.service.ttl_interval = std::chrono::milliseconds(ms);
-    } else if (arg == "-optimizeDbBeforeStartup") {
-      cl.storage.compact_on_open = true;
-    } else if (arg == "-disableTelemetry") {
-      // Nothing to disable: ddbd reports nothing anywhere.
-    } else if (arg == "-jar") {
-      DDBD_ASSIGN_OR_RETURN(std::string jar, value());
-      cl.notes.push_back("ignoring '-jar " + jar + "': a DynamoDB Local argument; ddbd is a " +
-                         "native binary");
-    } else if (arg == "--max-connections") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      DDBD_ASSIGN_OR_RETURN(cl.server.max_connections, ParseInt(arg, text, 1, 1 << 20));
-      cl.max_connections_set = true;
-    } else if (arg == "--header-timeout-ms" || arg == "--body-timeout-ms" ||
-               arg == "--idle-timeout-ms") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      DDBD_ASSIGN_OR_RETURN(int ms, ParseInt(arg, text, 1, 86'400'000));
-      (arg == "--header-timeout-ms"  ? cl.server.header_timeout
-       : arg == "--body-timeout-ms" ? cl.server.body_timeout
-                                    : cl.server.idle_timeout) = std::chrono::milliseconds(ms);
-    } else if (arg == "--threads") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      DDBD_ASSIGN_OR_RETURN(cl.server.threads, ParseInt(arg, text, 1, 256));
-    } else if (arg == "--item-collection-limit-bytes") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      // Up to 1 GB: the flag exists to lower DynamoDB's 10 GB limit in tests.
-      DDBD_ASSIGN_OR_RETURN(int limit, ParseInt(arg, text, 1, 1 << 30));
-      cl.storage.item_collection_limit_bytes = limit;
-    } else if (arg == "--max-wal-mb") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      DDBD_ASSIGN_OR_RETURN(int megabytes, ParseInt(arg, text, 1, 1 << 20));
-      cl.storage.max_wal_bytes = uint64_t(megabytes) << 20;
-    } else if (arg == "--require-auth") {
-      cl.service.require_authentication = true;
-    } else if (arg == "--credentials") {
-      DDBD_ASSIGN_OR_RETURN(std::string path, value());
-      DDBD_ASSIGN_OR_RETURN(Credentials credentials, Credentials::Load(path));
-      cl.notes.push_back("verifying request signatures against " +
-                         std::to_string(credentials.size()) + " access key" +
-                         (credentials.size() == 1 ? "" : "s") + " from " + path);
-      cl.service.credentials = std::make_shared<const Credentials>(std::move(credentials));
-    } else if (arg == "--vector-index-allocation-ms" || arg == "--vector-index-build-ms") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      DDBD_ASSIGN_OR_RETURN(int ms, ParseInt(arg, text, 0, 3'600'000));
-      (arg == "--vector-index-allocation-ms" ? cl.service.vector_allocation
-                                             : cl.service.vector_build_minimum) =
-          std::chrono::milliseconds(ms);
-    } else if (arg == "--vector-exact-threshold") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      DDBD_ASSIGN_OR_RETURN(int threshold, ParseInt(arg, text, 1, 1 << 30));
-      cl.service.vector_search.exact_threshold = static_cast<size_t>(threshold);
-    } else if (arg == "--exact-vector-search") {
-      cl.service.vector_search.exact_only = true;
-    } else if (arg == "--region") {
-      DDBD_ASSIGN_OR_RETURN(cl.service.default_region, value());
-    } else if (arg == "--tls-cert") {
-      DDBD_ASSIGN_OR_RETURN(cl.server.tls_certificate, value());
-    } else if (arg == "--tls-key") {
-      DDBD_ASSIGN_OR_RETURN(cl.server.tls_private_key, value());
-    } else if (arg == "--log-level") {
-      DDBD_ASSIGN_OR_RETURN(std::string text, value());
-      std::optional<log::Level> level = log::ParseLevel(text);
-      if (!level) {
-        return Error::Validation("invalid value for --log-level: '" + text +
-                                 "' (expected error, warning, info or debug)");
-      }
-      cl.log_level = *level;
-    } else if (arg == "--log-requests") {
-      cl.service.log_requests = true;
-    } else if (arg == "--health-check") {
-      cl.health_check = true;
-    } else if (arg == "--help" || arg == "-help" || arg == "-h") {
-      cl.help = true;
-    } else {
-      return Error::Validation("unknown option: " + arg);
+      value = args[++i];
     }
+    DDBD_RETURN_IF_ERROR(option->apply(cl, arg, value));
   }
   if (cl.server.tls_certificate.empty() != cl.server.tls_private_key.empty()) {
     return Error::Validation("--tls-cert and --tls-key go together");

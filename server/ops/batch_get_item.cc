@@ -2,12 +2,12 @@
 // the response past 16 MB are returned in UnprocessedKeys, as DynamoDB does.
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "expressions/evaluator.h"
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 #include "server/wire/attribute_value_json.h"
-#include "storage/internal/key_codec.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -111,13 +111,14 @@ Result<std::string> BatchGetItem(OpContext& ctx, const Request& req) {
   std::vector<double> units(in.tables.size(), 0);
   for (size_t t = 0; t < in.tables.size(); ++t) {
     out.Key(in.tables[t].table_name).BeginArray();
-    std::set<std::string> fetched;  // numerically equal keys return their item once
+    // Numerically equal keys (canonical numbers) return their item once.
+    std::unordered_set<PrimaryKey, PrimaryKeyHash> fetched;
     for (size_t k = 0; k < keys[t].size(); ++k) {
       if (response_bytes > kMaxResponseBytes) {
         unprocessed[t].push_back(k);
         continue;
       }
-      if (!fetched.insert(storage::ItemKey(tables[t]->id, keys[t][k])).second) continue;
+      if (!fetched.insert(keys[t][k]).second) continue;
       DDBD_ASSIGN_OR_RETURN(std::optional<Item> item, ctx.db().GetItem(*tables[t], keys[t][k]));
       size_t bytes = item ? ItemSize(*item) : 0;
       units[t] += ReadUnits(bytes, in.tables[t].consistent_read);

@@ -88,87 +88,108 @@ Result<std::optional<std::string_view>> ReadText(wire::JsonObject body, bool acc
 
 }  // namespace
 
-Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const ExpressionMembers& accepted) {
-  DDBD_ASSIGN_OR_RETURN(auto key_text, ReadText(body, accepted.key_condition, "KeyConditionExpression"));
-  DDBD_ASSIGN_OR_RETURN(auto update_text, ReadText(body, accepted.update, "UpdateExpression"));
-  DDBD_ASSIGN_OR_RETURN(auto condition_text, ReadText(body, accepted.condition, "ConditionExpression"));
-  DDBD_ASSIGN_OR_RETURN(auto filter_text, ReadText(body, accepted.filter, "FilterExpression"));
-  DDBD_ASSIGN_OR_RETURN(auto projection_text, ReadText(body, accepted.projection, "ProjectionExpression"));
-  DDBD_ASSIGN_OR_RETURN(auto search_text,
-                        ReadText(body, accepted.search_condition, "SearchConditionExpression"));
+namespace {
 
-  const bool any_value_bearing =
-      key_text || update_text || condition_text || filter_text || search_text;
-  if (!any_value_bearing && !projection_text && wire::Member(body, "ExpressionAttributeNames")) {
+// The expression members' texts of one request.
+struct ExpressionTexts {
+  std::optional<std::string_view> key_condition, update, condition, filter, projection, search;
+  bool any_value_bearing() const {
+    return key_condition || update || condition || filter || search;
+  }
+};
+
+Result<ExpressionTexts> ReadTexts(wire::JsonObject body, const ExpressionMembers& accepted) {
+  ExpressionTexts texts;
+  DDBD_ASSIGN_OR_RETURN(texts.key_condition,
+                        ReadText(body, accepted.key_condition, "KeyConditionExpression"));
+  DDBD_ASSIGN_OR_RETURN(texts.update, ReadText(body, accepted.update, "UpdateExpression"));
+  DDBD_ASSIGN_OR_RETURN(texts.condition, ReadText(body, accepted.condition, "ConditionExpression"));
+  DDBD_ASSIGN_OR_RETURN(texts.filter, ReadText(body, accepted.filter, "FilterExpression"));
+  DDBD_ASSIGN_OR_RETURN(texts.projection,
+                        ReadText(body, accepted.projection, "ProjectionExpression"));
+  DDBD_ASSIGN_OR_RETURN(texts.search,
+                        ReadText(body, accepted.search_condition, "SearchConditionExpression"));
+  return texts;
+}
+
+// DynamoDB's refusals of names and values without expressions, and of expression members
+// mixed with legacy ones.
+Status CheckMembersGoTogether(wire::JsonObject body, const ExpressionMembers& accepted,
+                              const ExpressionTexts& texts, const std::vector<std::string>& legacy) {
+  if (!texts.any_value_bearing() && !texts.projection &&
+      wire::Member(body, "ExpressionAttributeNames")) {
     return Error::Validation("ExpressionAttributeNames can only be specified when using expressions");
   }
-  if (!any_value_bearing && wire::Member(body, "ExpressionAttributeValues")) {
+  if (!texts.any_value_bearing() && wire::Member(body, "ExpressionAttributeValues")) {
     return Error::Validation("ExpressionAttributeValues can only be specified when using "
                              "expressions: " + ValueBearingMembers(accepted));
   }
-  const std::vector<std::string> legacy = LegacyMembersPresent(body, accepted);
   // KeyConditions conflicts with KeyConditionExpression alone: DynamoDBMapper queries send
   // KeyConditions with a FilterExpression or ProjectionExpression.
   // Pinned by: test_legacy_parameters.py::test_key_conditions_mix_with_filter_and_projection
   std::vector<std::string> conflicting = legacy;
-  if (!key_text) std::erase(conflicting, "KeyConditions");
-  if (!conflicting.empty() && (any_value_bearing || projection_text)) {
-    std::vector<std::string_view> expression_members;
-    for (auto [text, name] : {std::pair{key_text, "KeyConditionExpression"},
-                              {update_text, "UpdateExpression"},
-                              {condition_text, "ConditionExpression"},
-                              {filter_text, "FilterExpression"},
-                              {projection_text, "ProjectionExpression"}}) {
-      if (text) expression_members.push_back(name);
-    }
-    auto join = [](const auto& names) {
-      std::string out;
-      for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + std::string(names[i]);
-      return out;
-    };
-    return Error::Validation("Can not use both expression and non-expression parameters in the "
-                             "same request: Non-expression parameters: {" + join(conflicting) +
-                             "} Expression parameters: {" + join(expression_members) + "}");
+  if (!texts.key_condition) std::erase(conflicting, "KeyConditions");
+  if (conflicting.empty() || (!texts.any_value_bearing() && !texts.projection)) return OkStatus();
+  std::vector<std::string_view> expression_members;
+  for (auto [text, name] : {std::pair{texts.key_condition, "KeyConditionExpression"},
+                            {texts.update, "UpdateExpression"},
+                            {texts.condition, "ConditionExpression"},
+                            {texts.filter, "FilterExpression"},
+                            {texts.projection, "ProjectionExpression"}}) {
+    if (text) expression_members.push_back(name);
   }
-  DDBD_ASSIGN_OR_RETURN(auto names, ReadNames(body));
-  DDBD_ASSIGN_OR_RETURN(auto values, ReadValues(body));
+  auto join = [](const auto& names) {
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + std::string(names[i]);
+    return out;
+  };
+  return Error::Validation("Can not use both expression and non-expression parameters in the "
+                           "same request: Non-expression parameters: {" + join(conflicting) +
+                           "} Expression parameters: {" + join(expression_members) + "}");
+}
 
-  ExpressionInputs in;
-  in.bindings = expressions::Bindings(std::move(names), std::move(values));
-  if (key_text) {
-    DDBD_ASSIGN_OR_RETURN(in.key_condition,
-                          expressions::ParsedCondition(*key_text, ExpressionKind::kKeyCondition));
-    DDBD_RETURN_IF_ERROR(in.bindings.BindCondition(*in.key_condition, ExpressionKind::kKeyCondition));
-  }
-  if (update_text) {
-    DDBD_ASSIGN_OR_RETURN(in.update, expressions::ParsedUpdate(*update_text));
+// Parses (through the parse cache) and binds one condition member.
+Status ParseCondition(std::optional<std::string_view> text, ExpressionKind kind,
+                      expressions::Bindings& bindings,
+                      std::shared_ptr<const expressions::Condition>& into) {
+  if (!text) return OkStatus();
+  DDBD_ASSIGN_OR_RETURN(into, expressions::ParsedCondition(*text, kind));
+  return bindings.BindCondition(*into, kind);
+}
+
+Status ParseAndBind(const ExpressionTexts& texts, ExpressionInputs& in) {
+  DDBD_RETURN_IF_ERROR(ParseCondition(texts.key_condition, ExpressionKind::kKeyCondition,
+                                      in.bindings, in.key_condition));
+  if (texts.update) {
+    DDBD_ASSIGN_OR_RETURN(in.update, expressions::ParsedUpdate(*texts.update));
     DDBD_RETURN_IF_ERROR(in.bindings.BindUpdate(*in.update));
   }
-  if (condition_text) {
-    DDBD_ASSIGN_OR_RETURN(in.condition,
-                          expressions::ParsedCondition(*condition_text, ExpressionKind::kCondition));
-    DDBD_RETURN_IF_ERROR(in.bindings.BindCondition(*in.condition, ExpressionKind::kCondition));
-  }
-  if (filter_text) {
-    DDBD_ASSIGN_OR_RETURN(in.filter,
-                          expressions::ParsedCondition(*filter_text, ExpressionKind::kFilter));
-    DDBD_RETURN_IF_ERROR(in.bindings.BindCondition(*in.filter, ExpressionKind::kFilter));
-  }
-  if (search_text) {
-    DDBD_ASSIGN_OR_RETURN(in.search_condition,
-                          expressions::ParsedCondition(*search_text,
-                                                       ExpressionKind::kSearchCondition));
-    DDBD_RETURN_IF_ERROR(
-        in.bindings.BindCondition(*in.search_condition, ExpressionKind::kSearchCondition));
-  }
-  if (projection_text) {
-    DDBD_ASSIGN_OR_RETURN(auto projection, expressions::ParsedProjection(*projection_text));
+  DDBD_RETURN_IF_ERROR(
+      ParseCondition(texts.condition, ExpressionKind::kCondition, in.bindings, in.condition));
+  DDBD_RETURN_IF_ERROR(ParseCondition(texts.filter, ExpressionKind::kFilter, in.bindings, in.filter));
+  DDBD_RETURN_IF_ERROR(ParseCondition(texts.search, ExpressionKind::kSearchCondition, in.bindings,
+                                      in.search_condition));
+  if (texts.projection) {
+    DDBD_ASSIGN_OR_RETURN(auto projection, expressions::ParsedProjection(*texts.projection));
     DDBD_RETURN_IF_ERROR(in.bindings.BindProjection(*projection));
     std::vector<expressions::ResolvedPath> paths;
     for (const auto& path : projection->paths) paths.push_back(in.bindings.Resolve(path));
     in.projection = std::move(paths);
   }
-  DDBD_RETURN_IF_ERROR(in.bindings.CheckAllUsed());
+  return in.bindings.CheckAllUsed();
+}
+
+}  // namespace
+
+Result<ExpressionInputs> ReadExpressions(wire::JsonObject body, const ExpressionMembers& accepted) {
+  DDBD_ASSIGN_OR_RETURN(ExpressionTexts texts, ReadTexts(body, accepted));
+  const std::vector<std::string> legacy = LegacyMembersPresent(body, accepted);
+  DDBD_RETURN_IF_ERROR(CheckMembersGoTogether(body, accepted, texts, legacy));
+  DDBD_ASSIGN_OR_RETURN(auto names, ReadNames(body));
+  DDBD_ASSIGN_OR_RETURN(auto values, ReadValues(body));
+  ExpressionInputs in;
+  in.bindings = expressions::Bindings(std::move(names), std::move(values));
+  DDBD_RETURN_IF_ERROR(ParseAndBind(texts, in));
   if (!legacy.empty()) DDBD_RETURN_IF_ERROR(TranslateLegacy(body, accepted, in));
   return in;
 }

@@ -1,6 +1,8 @@
 // TableDef ⇄ bytes. Each field is `tag varint ‖ length-prefixed payload`.
 #include "storage/internal/table_codec.h"
 
+#include <optional>
+
 #include "storage/internal/binary_io.h"
 
 namespace ddbd::storage {
@@ -292,115 +294,95 @@ std::string EncodeTableDef(const TableDef& t) {
   return out;
 }
 
+namespace {
+
+// The decoders of the table record's fields, by group. Each returns nullopt for a field it
+// does not decode, else whether the payload was well formed.
+
+std::optional<bool> DecodeNamingField(uint64_t field, std::string_view payload, TableDef& t) {
+  ByteReader in(payload);
+  switch (field) {
+    case kId: t.id = static_cast<uint64_t>(in.SignedVarint()); break;
+    case kScope: t.scope = std::string(payload); break;
+    case kName: t.name = std::string(payload); break;
+    case kUuid: t.table_uuid = std::string(payload); break;
+    case kRegion: t.region = std::string(payload); break;
+    case kPartitionKey: return DecodeKeyElement(payload, t.partition_key);
+    case kSortKey: return DecodeKeyElement(payload, t.sort_key.emplace());
+    case kAttributeDefinition: return DecodeKeyElement(payload, t.attribute_definitions.emplace_back());
+    default: return std::nullopt;
+  }
+  return in.ok();
+}
+
+std::optional<bool> DecodeSettingField(uint64_t field, std::string_view payload, TableDef& t) {
+  ByteReader in(payload);
+  switch (field) {
+    case kBillingMode: t.billing_mode = static_cast<BillingMode>(in.SignedVarint()); break;
+    case kBillingModeUpdated: t.billing_mode_updated_ms = in.SignedVarint(); break;
+    case kThroughput: DecodeThroughput(in, t.throughput); break;
+    case kOnDemand: DecodeOnDemand(in, t.on_demand); break;
+    case kCreationTime: t.creation_time_ms = in.SignedVarint(); break;
+    case kStatus: t.status = static_cast<TableStatus>(in.SignedVarint()); break;
+    case kDeletionProtection: t.deletion_protection = in.SignedVarint() != 0; break;
+    case kTableClass: t.table_class = std::string(payload); break;
+    case kTtlAttribute: t.ttl_attribute = std::string(payload); break;
+    case kTtlIndexed: t.ttl_indexed = in.SignedVarint() != 0; break;
+    case kPitr:
+      t.pitr_enabled_ms = in.SignedVarint();
+      t.pitr_recovery_days = in.SignedVarint();
+      break;
+    case kSse:
+      t.sse.enabled = in.Bytes() == "1";
+      t.sse.sse_type = std::string(in.Bytes());
+      t.sse.kms_master_key_id = std::string(in.Bytes());
+      break;
+    case kTag: {
+      Tag& tag = t.tags.emplace_back();
+      tag.key = std::string(in.Bytes());
+      tag.value = std::string(in.Bytes());
+      break;
+    }
+    default: return std::nullopt;
+  }
+  return in.ok();
+}
+
+std::optional<bool> DecodeCompositeField(uint64_t field, std::string_view payload, TableDef& t) {
+  ByteReader in(payload);
+  switch (field) {
+    case kRestoredFrom: {
+      TableDef::RestoreSource& source = t.restored_from.emplace();
+      source.backup_arn = std::string(in.Bytes());
+      source.table_arn = std::string(in.Bytes());
+      source.restored_ms = in.SignedVarint();
+      break;
+    }
+    case kStream: {
+      StreamSpec& stream = t.streams.emplace_back();
+      stream.id = in.Varint();
+      const uint8_t view = in.Byte();
+      if (view < 1 || view > 4) return false;
+      stream.view_type = static_cast<StreamViewType>(view);
+      stream.created_ms = in.SignedVarint();
+      stream.enabled = in.Byte() != 0;
+      break;
+    }
+    case kIndex: return DecodeIndex(payload, t.indexes.emplace_back());
+    default: return std::nullopt;
+  }
+  return in.ok();
+}
+
+}  // namespace
+
 Result<TableDef> DecodeTableDef(std::string_view bytes) {
   TableDef t;
   const bool ok = ForEachField(bytes, [&t](uint64_t field, std::string_view payload) {
-    ByteReader in(payload);
-    bool ok = true;
-    switch (field) {
-      case kId:
-        t.id = static_cast<uint64_t>(in.SignedVarint());
-        break;
-      case kScope:
-        t.scope = std::string(payload);
-        break;
-      case kName:
-        t.name = std::string(payload);
-        break;
-      case kUuid:
-        t.table_uuid = std::string(payload);
-        break;
-      case kRegion:
-        t.region = std::string(payload);
-        break;
-      case kPartitionKey:
-        ok = DecodeKeyElement(payload, t.partition_key);
-        break;
-      case kSortKey:
-        t.sort_key.emplace();
-        ok = DecodeKeyElement(payload, *t.sort_key);
-        break;
-      case kAttributeDefinition: {
-        AttributeDefinition def;
-        ok = DecodeKeyElement(payload, def);
-        t.attribute_definitions.push_back(std::move(def));
-        break;
-      }
-      case kBillingMode:
-        t.billing_mode = static_cast<BillingMode>(in.SignedVarint());
-        break;
-      case kBillingModeUpdated:
-        t.billing_mode_updated_ms = in.SignedVarint();
-        break;
-      case kThroughput:
-        DecodeThroughput(in, t.throughput);
-        break;
-      case kOnDemand:
-        DecodeOnDemand(in, t.on_demand);
-        break;
-      case kCreationTime:
-        t.creation_time_ms = in.SignedVarint();
-        break;
-      case kStatus:
-        t.status = static_cast<TableStatus>(in.SignedVarint());
-        break;
-      case kDeletionProtection:
-        t.deletion_protection = in.SignedVarint() != 0;
-        break;
-      case kTableClass:
-        t.table_class = std::string(payload);
-        break;
-      case kTtlAttribute:
-        t.ttl_attribute = std::string(payload);
-        break;
-      case kTtlIndexed:
-        t.ttl_indexed = in.SignedVarint() != 0;
-        break;
-      case kRestoredFrom: {
-        TableDef::RestoreSource source;
-        source.backup_arn = std::string(in.Bytes());
-        source.table_arn = std::string(in.Bytes());
-        source.restored_ms = in.SignedVarint();
-        t.restored_from = std::move(source);
-        break;
-      }
-      case kPitr:
-        t.pitr_enabled_ms = in.SignedVarint();
-        t.pitr_recovery_days = in.SignedVarint();
-        break;
-      case kStream: {
-        StreamSpec stream;
-        stream.id = in.Varint();
-        const uint8_t view = in.Byte();
-        if (view < 1 || view > 4) ok = false;
-        stream.view_type = static_cast<StreamViewType>(view);
-        stream.created_ms = in.SignedVarint();
-        stream.enabled = in.Byte() != 0;
-        t.streams.push_back(stream);
-        break;
-      }
-      case kSse:
-        t.sse.enabled = in.Bytes() == "1";
-        t.sse.sse_type = std::string(in.Bytes());
-        t.sse.kms_master_key_id = std::string(in.Bytes());
-        break;
-      case kTag: {
-        Tag tag;
-        tag.key = std::string(in.Bytes());
-        tag.value = std::string(in.Bytes());
-        t.tags.push_back(std::move(tag));
-        break;
-      }
-      case kIndex: {
-        IndexDef index;
-        ok = DecodeIndex(payload, index);
-        t.indexes.push_back(std::move(index));
-        break;
-      }
-      default:
-        break;  // a field written by a newer ddbd
+    for (auto decode : {DecodeNamingField, DecodeSettingField, DecodeCompositeField}) {
+      if (std::optional<bool> decoded = decode(field, payload, t)) return *decoded;
     }
-    return ok && in.ok();
+    return true;  // a field written by a newer ddbd
   });
   if (!ok) return Error::Internal("corrupt table record");
   return t;
