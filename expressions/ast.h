@@ -35,10 +35,10 @@ struct Operand {
     kMinus,
   };
   Kind kind = Kind::kPath;
-  Path path;                  // kPath
-  std::string placeholder;    // kValue: ":v"
-  std::vector<Operand> args;  // functions and arithmetic
-  size_t position = 0;        // offset in the expression, for messages
+  Path path;                   // kPath
+  std::string placeholder;     // kValue: ":v"
+  std::vector<Operand> args;   // functions and arithmetic
+  size_t position = 0;         // offset in the expression, for messages
   bool parenthesized = false;  // written inside its own parentheses: (a) = :v
 };
 
@@ -46,17 +46,17 @@ enum class Comparator : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
 
 struct Condition {
   enum class Kind : uint8_t {
-    kCompare,             // operands[0] <op> operands[1]
-    kBetween,             // operands[0] BETWEEN operands[1] AND operands[2]
-    kIn,                  // operands[0] IN (operands[1..])
-    kAnd,                 // children[0] AND children[1]
+    kCompare,  // operands[0] <op> operands[1]
+    kBetween,  // operands[0] BETWEEN operands[1] AND operands[2]
+    kIn,       // operands[0] IN (operands[1..])
+    kAnd,      // children[0] AND children[1]
     kOr,
-    kNot,                 // NOT children[0]
-    kAttributeExists,     // attribute_exists(path)
+    kNot,              // NOT children[0]
+    kAttributeExists,  // attribute_exists(path)
     kAttributeNotExists,
-    kAttributeType,       // attribute_type(path, :type)
-    kBeginsWith,          // begins_with(operand, operand)
-    kContains,            // contains(operand, operand)
+    kAttributeType,  // attribute_type(path, :type)
+    kBeginsWith,     // begins_with(operand, operand)
+    kContains,       // contains(operand, operand)
   };
   Kind kind = Kind::kCompare;
   Comparator comparator = Comparator::kEq;

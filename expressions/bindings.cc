@@ -18,19 +18,26 @@ std::optional<AttributeType> ConstantType(const Operand& operand, const Bindings
 }
 
 Error IncorrectOperandType(ExpressionKind kind, std::string_view function, std::string_view type) {
-  return InvalidExpression(kind, "Incorrect operand type for operator or function; operator or "
-                                 "function: " + std::string(function) + ", operand type: " +
-                                     std::string(type));
+  return InvalidExpression(kind,
+                           "Incorrect operand type for operator or function; operator or "
+                           "function: " +
+                               std::string(function) + ", operand type: " + std::string(type));
 }
 
 std::string_view ComparatorText(Comparator comparator) {
   switch (comparator) {
-    case Comparator::kEq: return "=";
-    case Comparator::kNe: return "<>";
-    case Comparator::kLt: return "<";
-    case Comparator::kLe: return "<=";
-    case Comparator::kGt: return ">";
-    case Comparator::kGe: return ">=";
+    case Comparator::kEq:
+      return "=";
+    case Comparator::kNe:
+      return "<>";
+    case Comparator::kLt:
+      return "<";
+    case Comparator::kLe:
+      return "<=";
+    case Comparator::kGt:
+      return ">";
+    case Comparator::kGe:
+      return ">=";
   }
   return "=";
 }
@@ -98,12 +105,12 @@ Status CheckNoOverlap(const std::vector<ResolvedPath>& earlier, const ResolvedPa
   for (const auto& other : earlier) {
     const PathRelation relation = Relate(other, path);
     if (relation == PathRelation::kIndependent) continue;
-    return InvalidExpression(kind, std::string("Two document paths ") +
-                                       (relation == PathRelation::kConflict ? "conflict"
-                                                                            : "overlap") +
-                                       " with each other; must remove or rewrite one of these "
-                                       "paths; path one: " + PathForMessage(other) +
-                                       ", path two: " + PathForMessage(path));
+    return InvalidExpression(kind,
+                             std::string("Two document paths ") +
+                                 (relation == PathRelation::kConflict ? "conflict" : "overlap") +
+                                 " with each other; must remove or rewrite one of these "
+                                 "paths; path one: " +
+                                 PathForMessage(other) + ", path two: " + PathForMessage(path));
   }
   return OkStatus();
 }
@@ -118,18 +125,22 @@ Status CheckDistinct(const Condition& condition, std::string_view function,
   }
   const ResolvedPath first = bindings.Resolve(condition.operands[0].path);
   if (!(first == bindings.Resolve(condition.operands[1].path))) return OkStatus();
-  return InvalidExpression(kind, "The first operand must be distinct from the remaining operands "
-                                 "for this operator or function; operator: " +
-                                     std::string(function) + ", first operand: " +
-                                     PathForMessage(first));
+  return InvalidExpression(kind,
+                           "The first operand must be distinct from the remaining operands "
+                           "for this operator or function; operator: " +
+                               std::string(function) + ", first operand: " + PathForMessage(first));
 }
 
 std::string_view FunctionName(Condition::Kind kind) {
   switch (kind) {
-    case Condition::Kind::kBeginsWith: return "begins_with";
-    case Condition::Kind::kContains: return "contains";
-    case Condition::Kind::kAttributeType: return "attribute_type";
-    default: return "";
+    case Condition::Kind::kBeginsWith:
+      return "begins_with";
+    case Condition::Kind::kContains:
+      return "contains";
+    case Condition::Kind::kAttributeType:
+      return "attribute_type";
+    default:
+      return "";
   }
 }
 
@@ -171,8 +182,10 @@ Status Bindings::BindPath(const Path& path, ExpressionKind kind) {
   for (const auto& element : path.elements) {
     if (element.kind != PathElement::Kind::kNamePlaceholder) continue;
     if (!names_.count(element.name)) {
-      return InvalidExpression(kind, "An expression attribute name used in the document path is "
-                                     "not defined; attribute name: " + element.name);
+      return InvalidExpression(kind,
+                               "An expression attribute name used in the document path is "
+                               "not defined; attribute name: " +
+                                   element.name);
     }
     used_names_.insert(element.name);
   }
@@ -185,8 +198,10 @@ Status Bindings::BindOperand(const Operand& operand, ExpressionKind kind) {
       return BindPath(operand.path, kind);
     case Operand::Kind::kValue:
       if (!values_.count(operand.placeholder)) {
-        return InvalidExpression(kind, "An expression attribute value used in expression is not "
-                                       "defined; attribute value: " + operand.placeholder);
+        return InvalidExpression(kind,
+                                 "An expression attribute value used in expression is not "
+                                 "defined; attribute value: " +
+                                     operand.placeholder);
       }
       used_values_.insert(operand.placeholder);
       return OkStatus();
@@ -196,9 +211,10 @@ Status Bindings::BindOperand(const Operand& operand, ExpressionKind kind) {
         auto type = ConstantType(operand.args[0], *this);
         if (type && (*type == AttributeType::kN || *type == AttributeType::kBool ||
                      *type == AttributeType::kNull)) {
-          return InvalidExpression(kind, "Incorrect operand type for operator or function; "
-                                         "operator or function: size, operand type: " +
-                                             TypeNameString(*type));
+          return InvalidExpression(kind,
+                                   "Incorrect operand type for operator or function; "
+                                   "operator or function: size, operand type: " +
+                                       TypeNameString(*type));
         }
       }
       return OkStatus();
@@ -210,6 +226,66 @@ Status Bindings::BindCondition(const Condition& condition, ExpressionKind kind) 
   for (const auto& operand : condition.operands) DDBD_RETURN_IF_ERROR(BindOperand(operand, kind));
   return CheckOperandTypes(condition, kind);
 }
+
+namespace {
+
+// attribute_type(path, :type): the type operand must be a string naming a DynamoDB type.
+Status CheckAttributeTypeOperands(const Condition& condition, const Bindings& bindings,
+                                  ExpressionKind kind) {
+  if (condition.operands.size() < 2) return OkStatus();
+  auto type = ConstantType(condition.operands[1], bindings);
+  if (!type) {
+    // A path's type is any of them.
+    return IncorrectOperandType(kind, "attribute_type", "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}");
+  }
+  if (*type != AttributeType::kS) {
+    return InvalidExpression(kind,
+                             "Incorrect operand type for operator or function; "
+                             "operator or function: attribute_type, operand type: " +
+                                 TypeNameString(*type));
+  }
+  const std::string& name = bindings.Value(condition.operands[1].placeholder).scalar();
+  static constexpr std::string_view kTypes[] = {"S", "N", "B",  "BOOL", "NULL",
+                                                "M", "L", "SS", "NS",   "BS"};
+  for (auto known : kTypes) {
+    if (known == name) return OkStatus();
+  }
+  return InvalidExpression(kind, "Invalid attribute type name found; type: " + name +
+                                     ", valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}");
+}
+
+// BETWEEN with constant bounds: both of one type, and (for ordered types) low <= high.
+Status CheckBetweenBounds(const Condition& condition, const Bindings& bindings,
+                          ExpressionKind kind) {
+  DDBD_RETURN_IF_ERROR(CheckOrderedOperands(condition, "BETWEEN", bindings, kind));
+  if (condition.operands[1].kind != Operand::Kind::kValue ||
+      condition.operands[2].kind != Operand::Kind::kValue) {
+    return OkStatus();
+  }
+  auto low = ConstantType(condition.operands[1], bindings);
+  auto high = ConstantType(condition.operands[2], bindings);
+  const AttributeValue& lo = bindings.Value(condition.operands[1].placeholder);
+  const AttributeValue& hi = bindings.Value(condition.operands[2].placeholder);
+  const std::string bounds = "lower bound operand: AttributeValue: " + ValueForMessage(lo) +
+                             ", upper bound operand: AttributeValue: " + ValueForMessage(hi);
+  if (*low != *high) {
+    return InvalidExpression(kind,
+                             "The BETWEEN operator requires same data type for lower "
+                             "and upper bounds; " +
+                                 bounds);
+  }
+  const bool ordered =
+      *low == AttributeType::kS || *low == AttributeType::kN || *low == AttributeType::kB;
+  if (ordered && CompareScalars(lo, hi) > 0) {
+    return InvalidExpression(kind,
+                             "The BETWEEN operator requires upper bound to be greater "
+                             "than or equal to lower bound; " +
+                                 bounds);
+  }
+  return OkStatus();
+}
+
+}  // namespace
 
 Status Bindings::CheckOperandTypes(const Condition& condition, ExpressionKind kind) const {
   if (condition.kind == Condition::Kind::kCompare) {
@@ -228,61 +304,17 @@ Status Bindings::CheckOperandTypes(const Condition& condition, ExpressionKind ki
       for (const auto& operand : condition.operands) {
         auto type = ConstantType(operand, *this);
         if (type && *type != AttributeType::kS && *type != AttributeType::kB) {
-          return InvalidExpression(kind, "Incorrect operand type for operator or function; "
-                                         "operator or function: begins_with, operand type: " +
-                                             TypeNameString(*type));
+          return InvalidExpression(kind,
+                                   "Incorrect operand type for operator or function; "
+                                   "operator or function: begins_with, operand type: " +
+                                       TypeNameString(*type));
         }
       }
       return OkStatus();
-    case Condition::Kind::kAttributeType: {
-      if (condition.operands.size() < 2) return OkStatus();
-      auto type = ConstantType(condition.operands[1], *this);
-      if (!type) {
-        // A path's type is any of them.
-        return IncorrectOperandType(kind, "attribute_type", "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}");
-      }
-      if (*type != AttributeType::kS) {
-        return InvalidExpression(kind, "Incorrect operand type for operator or function; "
-                                       "operator or function: attribute_type, operand type: " +
-                                           TypeNameString(*type));
-      }
-      if (type) {
-        const std::string& name = Value(condition.operands[1].placeholder).scalar();
-        static constexpr std::string_view kTypes[] = {"S", "N", "B", "BOOL", "NULL",
-                                                      "M", "L", "SS", "NS", "BS"};
-        bool valid = false;
-        for (auto t : kTypes) valid |= t == name;
-        if (!valid) {
-          return InvalidExpression(kind, "Invalid attribute type name found; type: " + name +
-                                             ", valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}");
-        }
-      }
-      return OkStatus();
-    }
-    case Condition::Kind::kBetween: {
-      DDBD_RETURN_IF_ERROR(CheckOrderedOperands(condition, "BETWEEN", *this, kind));
-      if (condition.operands[1].kind != Operand::Kind::kValue ||
-          condition.operands[2].kind != Operand::Kind::kValue) {
-        return OkStatus();
-      }
-      auto low = ConstantType(condition.operands[1], *this);
-      auto high = ConstantType(condition.operands[2], *this);
-      const AttributeValue& lo = Value(condition.operands[1].placeholder);
-      const AttributeValue& hi = Value(condition.operands[2].placeholder);
-      const std::string bounds = "lower bound operand: AttributeValue: " + ValueForMessage(lo) +
-                                 ", upper bound operand: AttributeValue: " + ValueForMessage(hi);
-      if (*low != *high) {
-        return InvalidExpression(kind, "The BETWEEN operator requires same data type for lower "
-                                       "and upper bounds; " + bounds);
-      }
-      const bool ordered = *low == AttributeType::kS || *low == AttributeType::kN ||
-                           *low == AttributeType::kB;
-      if (ordered && CompareScalars(lo, hi) > 0) {
-        return InvalidExpression(kind, "The BETWEEN operator requires upper bound to be greater "
-                                       "than or equal to lower bound; " + bounds);
-      }
-      return OkStatus();
-    }
+    case Condition::Kind::kAttributeType:
+      return CheckAttributeTypeOperands(condition, *this, kind);
+    case Condition::Kind::kBetween:
+      return CheckBetweenBounds(condition, *this, kind);
     default:
       return OkStatus();
   }
@@ -293,14 +325,22 @@ namespace {
 // DynamoDB's long type names in ADD and DELETE messages.
 std::string_view LongTypeName(AttributeType type) {
   switch (type) {
-    case AttributeType::kS: return "STRING";
-    case AttributeType::kN: return "NUMBER";
-    case AttributeType::kB: return "BINARY";
-    case AttributeType::kBool: return "BOOLEAN";
-    case AttributeType::kNull: return "NULL";
-    case AttributeType::kM: return "MAP";
-    case AttributeType::kL: return "LIST";
-    default: return "SET";
+    case AttributeType::kS:
+      return "STRING";
+    case AttributeType::kN:
+      return "NUMBER";
+    case AttributeType::kB:
+      return "BINARY";
+    case AttributeType::kBool:
+      return "BOOLEAN";
+    case AttributeType::kNull:
+      return "NULL";
+    case AttributeType::kM:
+      return "MAP";
+    case AttributeType::kL:
+      return "LIST";
+    default:
+      return "SET";
   }
 }
 
@@ -312,26 +352,28 @@ Status CheckUpdateOperands(const UpdateAction& action, const Bindings& bindings)
   if (action.kind == UpdateAction::Kind::kAdd || action.kind == UpdateAction::Kind::kDelete) {
     const AttributeType type = bindings.Value(action.value.placeholder).type();
     const bool add = action.kind == UpdateAction::Kind::kAdd;
-    const bool set = type == AttributeType::kSS || type == AttributeType::kNS || type == AttributeType::kBS;
+    const bool set =
+        type == AttributeType::kSS || type == AttributeType::kNS || type == AttributeType::kBS;
     if (set || (add && type == AttributeType::kN)) return OkStatus();
-    return InvalidExpression(kKind, std::string("Incorrect operand type for operator or function; "
-                                                "operator: ") +
-                                        (add ? "ADD" : "DELETE") + ", operand type: " +
-                                        std::string(LongTypeName(type)) + ", typeSet: " +
-                                        (add ? "ALLOWED_FOR_ADD_OPERAND"
-                                             : "ALLOWED_FOR_DELETE_OPERAND"));
+    return InvalidExpression(
+        kKind,
+        std::string("Incorrect operand type for operator or function; "
+                    "operator: ") +
+            (add ? "ADD" : "DELETE") + ", operand type: " + std::string(LongTypeName(type)) +
+            ", typeSet: " + (add ? "ALLOWED_FOR_ADD_OPERAND" : "ALLOWED_FOR_DELETE_OPERAND"));
   }
   std::vector<const Operand*> pending = {&action.value};
   while (!pending.empty()) {
     const Operand* operand = pending.back();
     pending.pop_back();
-    const bool arithmetic = operand->kind == Operand::Kind::kPlus ||
-                            operand->kind == Operand::Kind::kMinus;
+    const bool arithmetic =
+        operand->kind == Operand::Kind::kPlus || operand->kind == Operand::Kind::kMinus;
     const bool append = operand->kind == Operand::Kind::kListAppend;
     for (const auto& arg : operand->args) {
       pending.push_back(&arg);
-      auto type = arg.kind == Operand::Kind::kValue ? std::optional(bindings.Value(arg.placeholder).type())
-                                                   : std::nullopt;
+      auto type = arg.kind == Operand::Kind::kValue
+                      ? std::optional(bindings.Value(arg.placeholder).type())
+                      : std::nullopt;
       if (!type) continue;
       if (arithmetic && *type != AttributeType::kN) {
         return IncorrectOperandType(kKind, operand->kind == Operand::Kind::kPlus ? "+" : "-",
@@ -404,13 +446,17 @@ Status Bindings::CheckAllUsed() const {
   };
   std::string names = unused(names_, used_names_);
   if (!names.empty()) {
-    return Error::Validation("Value provided in ExpressionAttributeNames unused in expressions: "
-                             "keys: {" + names + "}");
+    return Error::Validation(
+        "Value provided in ExpressionAttributeNames unused in expressions: "
+        "keys: {" +
+        names + "}");
   }
   std::string values = unused(values_, used_values_);
   if (!values.empty()) {
-    return Error::Validation("Value provided in ExpressionAttributeValues unused in expressions: "
-                             "keys: {" + values + "}");
+    return Error::Validation(
+        "Value provided in ExpressionAttributeValues unused in expressions: "
+        "keys: {" +
+        values + "}");
   }
   return OkStatus();
 }

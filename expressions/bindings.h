@@ -21,8 +21,8 @@ namespace ddbd::expressions {
 
 // A document path with placeholders substituted: attribute/map-key names and list indexes.
 struct ResolvedStep {
-  std::string name;      // empty for an index
-  int64_t index = -1;    // -1 for a name
+  std::string name;    // empty for an index
+  int64_t index = -1;  // -1 for a name
   bool is_index() const { return index >= 0; }
   friend bool operator==(const ResolvedStep&, const ResolvedStep&) = default;
 };

@@ -42,18 +42,23 @@ bool Contains(const AttributeValue& haystack, const AttributeValue& needle) {
 }
 
 bool CompareOperands(Comparator comparator, const std::optional<AttributeValue>& a,
-             const std::optional<AttributeValue>& b) {
+                     const std::optional<AttributeValue>& b) {
   if (!a || !b) return comparator == Comparator::kNe;
   if (comparator == Comparator::kEq) return *a == *b;
   if (comparator == Comparator::kNe) return !(*a == *b);
   std::optional<int> order = ValueOrder(*a, *b);
   if (!order) return false;
   switch (comparator) {
-    case Comparator::kLt: return *order < 0;
-    case Comparator::kLe: return *order <= 0;
-    case Comparator::kGt: return *order > 0;
-    case Comparator::kGe: return *order >= 0;
-    default: return false;
+    case Comparator::kLt:
+      return *order < 0;
+    case Comparator::kLe:
+      return *order <= 0;
+    case Comparator::kGt:
+      return *order > 0;
+    case Comparator::kGe:
+      return *order >= 0;
+    default:
+      return false;
   }
 }
 
@@ -147,13 +152,22 @@ std::optional<AttributeValue> EvaluateOperand(const Operand& operand, const Attr
       size_t size = 0;
       switch (value->type()) {
         case AttributeType::kS:
-        case AttributeType::kB: size = value->scalar().size(); break;
+        case AttributeType::kB:
+          size = value->scalar().size();
+          break;
         case AttributeType::kSS:
         case AttributeType::kNS:
-        case AttributeType::kBS: size = value->set().size(); break;
-        case AttributeType::kL: size = value->list().size(); break;
-        case AttributeType::kM: size = value->map().size(); break;
-        default: return std::nullopt;
+        case AttributeType::kBS:
+          size = value->set().size();
+          break;
+        case AttributeType::kL:
+          size = value->list().size();
+          break;
+        case AttributeType::kM:
+          size = value->map().size();
+          break;
+        default:
+          return std::nullopt;
       }
       return AttributeValue::NumberText(std::to_string(size));
     }

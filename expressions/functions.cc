@@ -5,14 +5,10 @@ namespace ddbd::expressions {
 namespace {
 
 constexpr FunctionInfo kFunctions[] = {
-    {"attribute_exists", 1, true, false, true},
-    {"attribute_not_exists", 1, true, false, true},
-    {"attribute_type", 2, true, false, true},
-    {"begins_with", 2, true, false, true},
-    {"contains", 2, true, false, true},
-    {"size", 1, false, false, true},
-    {"if_not_exists", 2, false, true, false},
-    {"list_append", 2, false, true, false},
+    {"attribute_exists", 1, true, false, true}, {"attribute_not_exists", 1, true, false, true},
+    {"attribute_type", 2, true, false, true},   {"begins_with", 2, true, false, true},
+    {"contains", 2, true, false, true},         {"size", 1, false, false, true},
+    {"if_not_exists", 2, false, true, false},   {"list_append", 2, false, true, false},
 };
 
 }  // namespace

@@ -17,15 +17,24 @@ Error KeySchemaError(std::string message) { return Error::Validation(std::move(m
 
 std::string_view OperatorName(const Condition& c) {
   switch (c.kind) {
-    case Condition::Kind::kOr: return "OR";
-    case Condition::Kind::kNot: return "NOT";
-    case Condition::Kind::kIn: return "IN";
-    case Condition::Kind::kAttributeExists: return "attribute_exists";
-    case Condition::Kind::kAttributeNotExists: return "attribute_not_exists";
-    case Condition::Kind::kAttributeType: return "attribute_type";
-    case Condition::Kind::kContains: return "contains";
-    case Condition::Kind::kCompare: return "<>";
-    default: return "";
+    case Condition::Kind::kOr:
+      return "OR";
+    case Condition::Kind::kNot:
+      return "NOT";
+    case Condition::Kind::kIn:
+      return "IN";
+    case Condition::Kind::kAttributeExists:
+      return "attribute_exists";
+    case Condition::Kind::kAttributeNotExists:
+      return "attribute_not_exists";
+    case Condition::Kind::kAttributeType:
+      return "attribute_type";
+    case Condition::Kind::kContains:
+      return "contains";
+    case Condition::Kind::kCompare:
+      return "<>";
+    default:
+      return "";
   }
 }
 
@@ -36,9 +45,9 @@ Status Flatten(const Condition& condition, std::vector<const Condition*>& leaves
     return Flatten(condition.children[1], leaves);
   }
   const bool supported =
-      condition.kind == Condition::Kind::kBetween || condition.kind == Condition::Kind::kBeginsWith ||
-      (condition.kind == Condition::Kind::kCompare &&
-       condition.comparator != Comparator::kNe);
+      condition.kind == Condition::Kind::kBetween ||
+      condition.kind == Condition::Kind::kBeginsWith ||
+      (condition.kind == Condition::Kind::kCompare && condition.comparator != Comparator::kNe);
   if (!supported) {
     return KeyConditionError("Invalid operator used in KeyConditionExpression: " +
                              std::string(OperatorName(condition)));
@@ -49,17 +58,21 @@ Status Flatten(const Condition& condition, std::vector<const Condition*>& leaves
 
 Comparator Mirror(Comparator c) {
   switch (c) {
-    case Comparator::kLt: return Comparator::kGt;
-    case Comparator::kLe: return Comparator::kGe;
-    case Comparator::kGt: return Comparator::kLt;
-    case Comparator::kGe: return Comparator::kLe;
-    default: return c;
+    case Comparator::kLt:
+      return Comparator::kGt;
+    case Comparator::kLe:
+      return Comparator::kGe;
+    case Comparator::kGt:
+      return Comparator::kLt;
+    case Comparator::kGe:
+      return Comparator::kLe;
+    default:
+      return c;
   }
 }
 
 Status ApplySortCondition(const Condition& c, const Comparator comparator,
-                          const std::vector<const AttributeValue*>& values,
-                          SortKeyRange& range) {
+                          const std::vector<const AttributeValue*>& values, SortKeyRange& range) {
   if (c.kind == Condition::Kind::kBetween) {
     range.lower = SortKeyRange::Bound{*values[0], true};
     range.upper = SortKeyRange::Bound{*values[1], true};
@@ -71,11 +84,20 @@ Status ApplySortCondition(const Condition& c, const Comparator comparator,
         range.lower = SortKeyRange::Bound{*values[0], true};
         range.upper = SortKeyRange::Bound{*values[0], true};
         break;
-      case Comparator::kLt: range.upper = SortKeyRange::Bound{*values[0], false}; break;
-      case Comparator::kLe: range.upper = SortKeyRange::Bound{*values[0], true}; break;
-      case Comparator::kGt: range.lower = SortKeyRange::Bound{*values[0], false}; break;
-      case Comparator::kGe: range.lower = SortKeyRange::Bound{*values[0], true}; break;
-      default: break;
+      case Comparator::kLt:
+        range.upper = SortKeyRange::Bound{*values[0], false};
+        break;
+      case Comparator::kLe:
+        range.upper = SortKeyRange::Bound{*values[0], true};
+        break;
+      case Comparator::kGt:
+        range.lower = SortKeyRange::Bound{*values[0], false};
+        break;
+      case Comparator::kGe:
+        range.lower = SortKeyRange::Bound{*values[0], true};
+        break;
+      default:
+        break;
     }
   }
   return OkStatus();
@@ -116,16 +138,16 @@ Result<KeyLeaf> ReadLeaf(const Condition& c, const Bindings& bindings) {
 Status CheckTypes(const KeyLeaf& leaf, const KeyElement& key) {
   for (const AttributeValue* value : leaf.values) {
     if (value->type() != ToAttributeType(key.type)) {
-      return Error::Validation("One or more parameter values were invalid: Condition parameter "
-                               "type does not match schema type");
+      return Error::Validation(
+          "One or more parameter values were invalid: Condition parameter "
+          "type does not match schema type");
     }
   }
   return OkStatus();
 }
 
 bool IsEquality(const KeyLeaf& leaf) {
-  return leaf.condition->kind == Condition::Kind::kCompare &&
-         leaf.comparator == Comparator::kEq;
+  return leaf.condition->kind == Condition::Kind::kCompare && leaf.comparator == Comparator::kEq;
 }
 
 // A key attribute's condition and the schema element it is on.
@@ -147,9 +169,11 @@ Status CheckSortSequence(const std::vector<KeySlot>& sort) {
       missing += (missing.empty() ? "" : ", ") + sort[i].key->name;
     }
     if (!missing.empty()) {
-      return KeySchemaError("RANGE key attributes " + missing + " must have equality conditions "
+      return KeySchemaError("RANGE key attributes " + missing +
+                            " must have equality conditions "
                             "specified in the query because a condition is present on key "
-                            "attribute " + sort[j].key->name);
+                            "attribute " +
+                            sort[j].key->name);
     }
   }
   return OkStatus();
@@ -221,12 +245,11 @@ Result<KeyRange> AnalyzeKeyCondition(const std::vector<KeyElement>& partition_ke
     if (i + 1 < on_sort.size() && on_sort[i + 1].leaf) {
       range.sort_prefix.push_back(*leaf.values[0]);
     } else {
-      DDBD_RETURN_IF_ERROR(ApplySortCondition(*leaf.condition, leaf.comparator, leaf.values,
-                                              range.sort));
+      DDBD_RETURN_IF_ERROR(
+          ApplySortCondition(*leaf.condition, leaf.comparator, leaf.values, range.sort));
     }
   }
   return range;
 }
-
 
 }  // namespace ddbd::expressions

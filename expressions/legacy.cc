@@ -16,9 +16,11 @@ Error Invalid(std::string detail) {
 // DynamoDB's text for a value outside an enum of the API model (the wire codec words the
 // other constraint errors; an operator is only known to be wrong here).
 Error EnumConstraint(std::string_view value, const std::string& path, std::string_view allowed) {
-  return Error::Validation("1 validation error detected: Value '" + std::string(value) +
-                           "' at '" + path + "' failed to satisfy constraint: Member must "
-                           "satisfy enum value set: " + std::string(allowed));
+  return Error::Validation("1 validation error detected: Value '" + std::string(value) + "' at '" +
+                           path +
+                           "' failed to satisfy constraint: Member must "
+                           "satisfy enum value set: " +
+                           std::string(allowed));
 }
 
 // What a ComparisonOperator takes: how many values, and of which types.
@@ -33,15 +35,21 @@ struct OperatorRule {
 Result<const OperatorRule*> FindOperator(std::string_view op, const std::string& path) {
   using T = AttributeType;
   static const std::vector<T> kScalars = {T::kS, T::kN, T::kB};
-  static const std::vector<T> kEquatable = {T::kS, T::kN, T::kB, T::kSS, T::kNS, T::kBS,
-                                            T::kL, T::kM, T::kBool, T::kNull};
+  static const std::vector<T> kEquatable = {T::kS,  T::kN, T::kB, T::kSS,   T::kNS,
+                                            T::kBS, T::kL, T::kM, T::kBool, T::kNull};
   static const OperatorRule kOperators[] = {
-      {"EQ", 1, 1, kEquatable},         {"NE", 1, 1, kEquatable},
-      {"LE", 1, 1, kScalars},           {"LT", 1, 1, kScalars},
-      {"GE", 1, 1, kScalars},           {"GT", 1, 1, kScalars},
-      {"NOT_NULL", 0, 0, {}},           {"NULL", 0, 0, {}},
-      {"CONTAINS", 1, 1, kScalars},     {"NOT_CONTAINS", 1, 1, kScalars},
-      {"BEGINS_WITH", 1, 1, {T::kS, T::kB}}, {"IN", 1, SIZE_MAX, kScalars},
+      {"EQ", 1, 1, kEquatable},
+      {"NE", 1, 1, kEquatable},
+      {"LE", 1, 1, kScalars},
+      {"LT", 1, 1, kScalars},
+      {"GE", 1, 1, kScalars},
+      {"GT", 1, 1, kScalars},
+      {"NOT_NULL", 0, 0, {}},
+      {"NULL", 0, 0, {}},
+      {"CONTAINS", 1, 1, kScalars},
+      {"NOT_CONTAINS", 1, 1, kScalars},
+      {"BEGINS_WITH", 1, 1, {T::kS, T::kB}},
+      {"IN", 1, SIZE_MAX, kScalars},
       {"BETWEEN", 2, 2, kScalars},
   };
   for (const auto& rule : kOperators) {
@@ -95,8 +103,9 @@ class Translator {
       }
     }
     if (op == "BETWEEN" && ValueOrder(values[0], values[1]).value_or(0) > 0) {
-      return Error::Validation("The BETWEEN condition was provided a range where the lower bound "
-                               "is greater than the upper bound");
+      return Error::Validation(
+          "The BETWEEN condition was provided a range where the lower bound "
+          "is greater than the upper bound");
     }
     Condition c;
     c.operands.push_back(PathTo(attribute));
@@ -112,12 +121,18 @@ class Translator {
         return c;
       }
     }
-    if (op == "NOT_NULL") c.kind = Condition::Kind::kAttributeExists;
-    else if (op == "NULL") c.kind = Condition::Kind::kAttributeNotExists;
-    else if (op == "CONTAINS" || op == "NOT_CONTAINS") c.kind = Condition::Kind::kContains;
-    else if (op == "BEGINS_WITH") c.kind = Condition::Kind::kBeginsWith;
-    else if (op == "IN") c.kind = Condition::Kind::kIn;
-    else c.kind = Condition::Kind::kBetween;
+    if (op == "NOT_NULL")
+      c.kind = Condition::Kind::kAttributeExists;
+    else if (op == "NULL")
+      c.kind = Condition::Kind::kAttributeNotExists;
+    else if (op == "CONTAINS" || op == "NOT_CONTAINS")
+      c.kind = Condition::Kind::kContains;
+    else if (op == "BEGINS_WITH")
+      c.kind = Condition::Kind::kBeginsWith;
+    else if (op == "IN")
+      c.kind = Condition::Kind::kIn;
+    else
+      c.kind = Condition::Kind::kBetween;
     if (op == "NOT_CONTAINS") {
       // Unlike NOT contains(...) in an expression, NOT_CONTAINS is false for a missing
       // attribute. Pinned by: test_legacy_parameters.py::test_not_contains_needs_the_attribute
@@ -183,8 +198,10 @@ Result<std::optional<Condition>> TranslateExpected(std::vector<Comparison> entri
       continue;
     }
     if (entry.has_value_list) {
-      return Invalid("AttributeValueList can only be used with a ComparisonOperator for "
-                     "Attribute: " + attribute);
+      return Invalid(
+          "AttributeValueList can only be used with a ComparisonOperator for "
+          "Attribute: " +
+          attribute);
     }
     const bool must_exist = entry.exists.value_or(true);
     if (must_exist && !entry.value) {
@@ -196,8 +213,8 @@ Result<std::optional<Condition>> TranslateExpected(std::vector<Comparison> entri
     }
     std::vector<AttributeValue> values;
     if (entry.value) values.push_back(std::move(*entry.value));
-    DDBD_ASSIGN_OR_RETURN(Condition c, t.Comparison(attribute, must_exist ? "EQ" : "NULL",
-                                                    std::move(values), path));
+    DDBD_ASSIGN_OR_RETURN(
+        Condition c, t.Comparison(attribute, must_exist ? "EQ" : "NULL", std::move(values), path));
     conditions.push_back(std::move(c));
   }
   if (conditions.empty()) return std::optional<Condition>();  // Expected: {} is no condition
@@ -211,8 +228,9 @@ Result<std::optional<Condition>> TranslateComparisons(std::vector<Comparison> en
   std::vector<Condition> conditions;
   for (Comparison& entry : entries) {
     if (!entry.op) {
-      return Error::Validation("1 validation error detected: Value null at 'comparisonOperator' "
-                               "failed to satisfy constraint: Member must not be null");
+      return Error::Validation(
+          "1 validation error detected: Value null at 'comparisonOperator' "
+          "failed to satisfy constraint: Member must not be null");
     }
     const std::string path = std::string(member) + "." + entry.attribute + ".member";
     DDBD_ASSIGN_OR_RETURN(Condition c,

@@ -23,11 +23,11 @@ namespace ddbd::expressions::legacy {
 // One attribute's entry of Expected, KeyConditions, QueryFilter or ScanFilter.
 struct Comparison {
   std::string attribute;
-  std::optional<std::string> op;          // ComparisonOperator
-  bool has_value_list = false;            // AttributeValueList was given (even empty)
-  std::vector<AttributeValue> values;     // AttributeValueList
-  std::optional<AttributeValue> value;    // Expected only: Value
-  std::optional<bool> exists;             // Expected only: Exists
+  std::optional<std::string> op;        // ComparisonOperator
+  bool has_value_list = false;          // AttributeValueList was given (even empty)
+  std::vector<AttributeValue> values;   // AttributeValueList
+  std::optional<AttributeValue> value;  // Expected only: Value
+  std::optional<bool> exists;           // Expected only: Exists
 };
 
 // One attribute's entry of AttributeUpdates.

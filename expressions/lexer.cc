@@ -1,7 +1,10 @@
 // Tokenizer and DynamoDB's syntax-error message.
 #include "expressions/lexer.h"
 
+#include <algorithm>
 #include <cctype>
+
+#include "model/utf8.h"
 
 namespace ddbd::expressions {
 namespace {
@@ -14,9 +17,7 @@ bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 // The end of the UTF-8 character starting at `start` (its continuation bytes included), so
 // messages never cut a character in half.
 size_t CharEnd(std::string_view source, size_t start) {
-  size_t end = start + 1;
-  while (end < source.size() && (static_cast<unsigned char>(source[end]) & 0xC0) == 0x80) ++end;
-  return end;
+  return start + std::max<size_t>(1, Utf8SequenceLength(source, start));
 }
 
 size_t WordEnd(std::string_view source, size_t start) {
@@ -39,8 +40,7 @@ Error SyntaxError(std::string_view source, std::string_view parameter,
                   const std::vector<Token>& tokens, size_t offending) {
   const Token& token = tokens[offending];
   size_t begin = offending > 0 ? tokens[offending - 1].position : token.position;
-  size_t end = token.kind == Token::Kind::kEnd ? source.size()
-                                                : token.position + token.text.size();
+  size_t end = token.kind == Token::Kind::kEnd ? source.size() : token.position + token.text.size();
   if (offending + 1 < tokens.size() && tokens[offending + 1].kind != Token::Kind::kEnd) {
     end = tokens[offending + 1].position + tokens[offending + 1].text.size();
   }
@@ -83,7 +83,8 @@ Result<std::vector<Token>> Tokenize(std::string_view source, std::string_view pa
       while (next < source.size() && IsSpace(source[next])) ++next;
       if (next < source.size()) {
         size_t next_end = IsWordChar(source[next]) ? WordEnd(source, next) : CharEnd(source, next);
-        tokens.push_back(Token{Token::Kind::kIdentifier, source.substr(next, next_end - next), next});
+        tokens.push_back(
+            Token{Token::Kind::kIdentifier, source.substr(next, next_end - next), next});
       }
       return SyntaxError(source, parameter, tokens, tokens.size() - (next < source.size() ? 2 : 1));
     }

@@ -23,7 +23,6 @@ struct Token {
   size_t position = 0;
 };
 
-
 // Splits `source` into tokens ending with kEnd. A character no token can start with is a
 // syntax error, reported like a parser error (`parameter` is e.g. "ConditionExpression").
 Result<std::vector<Token>> Tokenize(std::string_view source, std::string_view parameter);

@@ -39,7 +39,8 @@ class Cache {
 
 }  // namespace
 
-Result<std::shared_ptr<const Condition>> ParsedCondition(std::string_view text, ExpressionKind kind) {
+Result<std::shared_ptr<const Condition>> ParsedCondition(std::string_view text,
+                                                         ExpressionKind kind) {
   static Cache<Condition> cache;
   return cache.Get(text, static_cast<uint8_t>(kind), [&] { return ParseCondition(text, kind); });
 }

@@ -13,7 +13,8 @@
 
 namespace ddbd::expressions {
 
-Result<std::shared_ptr<const Condition>> ParsedCondition(std::string_view text, ExpressionKind kind);
+Result<std::shared_ptr<const Condition>> ParsedCondition(std::string_view text,
+                                                         ExpressionKind kind);
 Result<std::shared_ptr<const UpdateExpression>> ParsedUpdate(std::string_view text);
 Result<std::shared_ptr<const ProjectionExpression>> ParsedProjection(std::string_view text);
 

@@ -127,8 +127,10 @@ class Parser {
   }
   Status Finish() {
     if (operators_ > kMaxOperators) {
-      return InvalidExpression(kind_, "The expression contains too many operators; operator "
-                                      "count: " + std::to_string(operators_));
+      return InvalidExpression(kind_,
+                               "The expression contains too many operators; operator "
+                               "count: " +
+                                   std::to_string(operators_));
     }
     for (const auto& problem : problems_) {
       if (problem) return InvalidExpression(kind_, *problem);
@@ -207,8 +209,10 @@ class Parser {
                      t.text == ">" || t.text == ">=" || t.text == "+" || t.text == "-"));
     }
     if (operators > kMaxOperators) {
-      return InvalidExpression(kind_, "The expression contains too many operators; operator "
-                                      "count: " + std::to_string(operators));
+      return InvalidExpression(kind_,
+                               "The expression contains too many operators; operator "
+                               "count: " +
+                                   std::to_string(operators));
     }
     return InvalidExpression(kind_, "The expression has redundant parentheses;");
   }
@@ -234,7 +238,8 @@ class Parser {
     if (Accept("(")) {
       DDBD_ASSIGN_OR_RETURN(Condition inner, Or());
       DDBD_RETURN_IF_ERROR(Expect(")"));
-      if (inner.parenthesized) Report(kRedundantParentheses, "The expression has redundant parentheses;");
+      if (inner.parenthesized)
+        Report(kRedundantParentheses, "The expression has redundant parentheses;");
       inner.parenthesized = true;
       return inner;
     }
@@ -251,8 +256,8 @@ class Parser {
   bool IsComparisonAhead() const {
     const Token& t = Peek();
     return (t.kind == Token::Kind::kPunctuation &&
-            (t.text == "=" || t.text == "<>" || t.text == "<" || t.text == "<=" ||
-             t.text == ">" || t.text == ">=")) ||
+            (t.text == "=" || t.text == "<>" || t.text == "<" || t.text == "<=" || t.text == ">" ||
+             t.text == ">=")) ||
            IsKeyword(t, "BETWEEN") || IsKeyword(t, "IN");
   }
 
@@ -284,15 +289,16 @@ class Parser {
       } while (Accept(","));
       DDBD_RETURN_IF_ERROR(Expect(")"));
       if (node.operands.size() - 1 > kMaxInOperands) {
-        return InvalidExpression(kind_, "The IN operator is provided with too many operands; "
-                                        "number of operands: " +
-                                            std::to_string(node.operands.size() - 1));
+        return InvalidExpression(kind_,
+                                 "The IN operator is provided with too many operands; "
+                                 "number of operands: " +
+                                     std::to_string(node.operands.size() - 1));
       }
       return node;
     }
     static constexpr std::pair<std::string_view, Comparator> kComparators[] = {
-        {"=", Comparator::kEq}, {"<>", Comparator::kNe}, {"<", Comparator::kLt},
-        {"<=", Comparator::kLe}, {">", Comparator::kGt}, {">=", Comparator::kGe},
+        {"=", Comparator::kEq},  {"<>", Comparator::kNe}, {"<", Comparator::kLt},
+        {"<=", Comparator::kLe}, {">", Comparator::kGt},  {">=", Comparator::kGe},
     };
     for (const auto& [text, comparator] : kComparators) {
       if (IsPunct(t, text)) {
@@ -316,23 +322,24 @@ class Parser {
     Next();
     DDBD_RETURN_IF_ERROR(Expect("("));
     do {
-      DDBD_ASSIGN_OR_RETURN(Operand arg, kind_ == ExpressionKind::kUpdate ? UpdateOperand()
-                                                                          : OperandExpr());
+      DDBD_ASSIGN_OR_RETURN(Operand arg,
+                            kind_ == ExpressionKind::kUpdate ? UpdateOperand() : OperandExpr());
       call.args.push_back(std::move(arg));
     } while (Accept(","));
     DDBD_RETURN_IF_ERROR(Expect(")"));
     const FunctionInfo* info = FindFunction(call.name);
-    const bool allowed = info && (kind_ == ExpressionKind::kUpdate ? info->in_update
-                                                                   : info->in_condition);
+    const bool allowed =
+        info && (kind_ == ExpressionKind::kUpdate ? info->in_update : info->in_condition);
     if (!info || (!allowed && kind_ != ExpressionKind::kUpdate)) {
       Report(kUnknownFunction, "Invalid function name; function: " + call.name);
     } else if (!allowed) {
       Report(kUnknownFunction,
              "The function is not allowed in an update expression; function: " + call.name);
     } else if (call.args.size() != info->arity) {
-      Report(kOperandCount, "Incorrect number of operands for operator or function; operator or "
-                            "function: " + call.name + ", number of operands: " +
-                                std::to_string(call.args.size()));
+      Report(kOperandCount,
+             "Incorrect number of operands for operator or function; operator or "
+             "function: " +
+                 call.name + ", number of operands: " + std::to_string(call.args.size()));
     }
     return call;
   }
@@ -340,20 +347,29 @@ class Parser {
   Result<Condition> ConditionFromCall(Call call) {
     const FunctionInfo* info = FindFunction(call.name);
     if (info && !info->is_condition) {
-      Report(kMisusedFunction, "The function is not allowed to be used this way in an "
-                               "expression; function: " + call.name);
+      Report(kMisusedFunction,
+             "The function is not allowed to be used this way in an "
+             "expression; function: " +
+                 call.name);
     }
     Condition node;
-    if (call.name == "attribute_exists") node.kind = Condition::Kind::kAttributeExists;
-    else if (call.name == "attribute_not_exists") node.kind = Condition::Kind::kAttributeNotExists;
-    else if (call.name == "attribute_type") node.kind = Condition::Kind::kAttributeType;
-    else if (call.name == "begins_with") node.kind = Condition::Kind::kBeginsWith;
-    else node.kind = Condition::Kind::kContains;
+    if (call.name == "attribute_exists")
+      node.kind = Condition::Kind::kAttributeExists;
+    else if (call.name == "attribute_not_exists")
+      node.kind = Condition::Kind::kAttributeNotExists;
+    else if (call.name == "attribute_type")
+      node.kind = Condition::Kind::kAttributeType;
+    else if (call.name == "begins_with")
+      node.kind = Condition::Kind::kBeginsWith;
+    else
+      node.kind = Condition::Kind::kContains;
     if ((node.kind == Condition::Kind::kAttributeExists ||
          node.kind == Condition::Kind::kAttributeNotExists) &&
         !call.args.empty() && call.args[0].kind != Operand::Kind::kPath) {
-      Report(kDocumentPathRequired, "Operator or function requires a document path; operator "
-                                    "or function: " + call.name);
+      Report(kDocumentPathRequired,
+             "Operator or function requires a document path; operator "
+             "or function: " +
+                 call.name);
     }
     node.operands = std::move(call.args);
     return node;
@@ -364,14 +380,17 @@ class Parser {
     Operand operand;
     operand.position = call.position;
     if (info && info->is_condition) {
-      Report(kMisusedFunction, "The function is not allowed to be used this way in an "
-                               "expression; function: " + call.name);
+      Report(kMisusedFunction,
+             "The function is not allowed to be used this way in an "
+             "expression; function: " +
+                 call.name);
     }
     if (call.name == "if_not_exists") {
       operand.kind = Operand::Kind::kIfNotExists;
       if (!call.args.empty() && call.args[0].kind != Operand::Kind::kPath) {
-        Report(kDocumentPathRequired, "Operator or function requires a document path; operator "
-                                      "or function: if_not_exists");
+        Report(kDocumentPathRequired,
+               "Operator or function requires a document path; operator "
+               "or function: if_not_exists");
       }
     } else if (call.name == "list_append") {
       operand.kind = Operand::Kind::kListAppend;
@@ -390,7 +409,8 @@ class Parser {
     if (Accept("(")) {
       DDBD_ASSIGN_OR_RETURN(Operand inner, OperandExpr());
       DDBD_RETURN_IF_ERROR(Expect(")"));
-      if (inner.parenthesized) Report(kRedundantParentheses, "The expression has redundant parentheses;");
+      if (inner.parenthesized)
+        Report(kRedundantParentheses, "The expression has redundant parentheses;");
       inner.parenthesized = true;
       return inner;
     }
@@ -429,8 +449,10 @@ class Parser {
         // Unverified bound (a 32-bit signed index). Pinned by:
         // test_expression_errors.py (projection-index-range)
         if (t.text.size() > 10 || std::stoll(std::string(t.text)) > kMaxListIndex) {
-          return InvalidExpression(kind_, "List index is not within the allowable range; index: "
-                                          "[" + std::string(t.text) + "]");
+          return InvalidExpression(kind_,
+                                   "List index is not within the allowable range; index: "
+                                   "[" +
+                                       std::string(t.text) + "]");
         }
         element.index = std::stoll(std::string(t.text));
         path.elements.push_back(std::move(element));
@@ -442,8 +464,10 @@ class Parser {
     }
     // Pinned by: test_depth_limits.py (projection paths of 10, 1,000 and 100,000 levels)
     if (path.elements.size() > kMaxPathLevels) {
-      return InvalidExpression(kind_, "The document path has too many nesting levels; nesting "
-                                      "levels: " + std::to_string(path.elements.size()));
+      return InvalidExpression(kind_,
+                               "The document path has too many nesting levels; nesting "
+                               "levels: " +
+                                   std::to_string(path.elements.size()));
     }
     return path;
   }
@@ -456,8 +480,8 @@ class Parser {
     } else if (t.kind == Token::Kind::kIdentifier && !AtLogicalKeyword()) {
       element.kind = PathElement::Kind::kName;
       if (IsReservedWord(t.text)) {
-        Report(kReservedWord, "Attribute name is a reserved keyword; reserved keyword: " +
-                                  std::string(t.text));
+        Report(kReservedWord,
+               "Attribute name is a reserved keyword; reserved keyword: " + std::string(t.text));
       }
     } else {
       return Syntax();
@@ -533,8 +557,10 @@ class Parser {
 
 Result<std::vector<Token>> Prepare(std::string_view text, ExpressionKind kind) {
   if (text.size() > kMaxExpressionBytes) {
-    return InvalidExpression(kind, "Expression size has exceeded the maximum allowed size; "
-                                   "expression size: " + std::to_string(text.size()));
+    return InvalidExpression(kind,
+                             "Expression size has exceeded the maximum allowed size; "
+                             "expression size: " +
+                                 std::to_string(text.size()));
   }
   DDBD_ASSIGN_OR_RETURN(std::vector<Token> tokens, Tokenize(text, ParameterName(kind)));
   if (tokens.size() == 1) return InvalidExpression(kind, "The expression can not be empty;");
@@ -542,23 +568,6 @@ Result<std::vector<Token>> Prepare(std::string_view text, ExpressionKind kind) {
 }
 
 }  // namespace
-
-std::string_view ParameterName(ExpressionKind kind) {
-  switch (kind) {
-    case ExpressionKind::kCondition: return "ConditionExpression";
-    case ExpressionKind::kFilter: return "FilterExpression";
-    case ExpressionKind::kKeyCondition: return "KeyConditionExpression";
-    case ExpressionKind::kProjection: return "ProjectionExpression";
-    case ExpressionKind::kUpdate: return "UpdateExpression";
-    case ExpressionKind::kSearchCondition: return "SearchConditionExpression";
-  }
-  return "Expression";
-}
-
-Error InvalidExpression(ExpressionKind kind, std::string_view detail) {
-  return Error::Validation("Invalid " + std::string(ParameterName(kind)) + ": " +
-                           std::string(detail));
-}
 
 Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind) {
   DDBD_ASSIGN_OR_RETURN(std::vector<Token> tokens, Prepare(text, kind));

@@ -12,21 +12,10 @@
 #include <string_view>
 
 #include "expressions/ast.h"
+#include "expressions/expression_kind.h"
 #include "model/result.h"
 
 namespace ddbd::expressions {
-
-enum class ExpressionKind : uint8_t {
-  kCondition,
-  kFilter,
-  kKeyCondition,
-  kProjection,
-  kUpdate,
-  kSearchCondition,  // SearchVectors: parsed like a condition, then narrowed by the operation
-};
-
-// "ConditionExpression", "FilterExpression", …: the prefix of DynamoDB's messages.
-std::string_view ParameterName(ExpressionKind kind);
 
 inline constexpr size_t kMaxExpressionBytes = 4096;
 inline constexpr size_t kMaxOperators = 300;
@@ -45,8 +34,5 @@ inline constexpr size_t kMaxNesting = 400;
 Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind);
 Result<UpdateExpression> ParseUpdate(std::string_view text);
 Result<ProjectionExpression> ParseProjection(std::string_view text);
-
-// "Invalid <P>: <detail>" — the form of every semantic expression error.
-Error InvalidExpression(ExpressionKind kind, std::string_view detail);
 
 }  // namespace ddbd::expressions

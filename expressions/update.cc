@@ -20,8 +20,9 @@ Error MissingOperand() {
       "The provided expression refers to an attribute that does not exist in the item");
 }
 Error InvalidPath() {
-  return Error::Validation("The document path provided in the update expression is invalid for "
-                           "update");
+  return Error::Validation(
+      "The document path provided in the update expression is invalid for "
+      "update");
 }
 
 Result<AttributeValue> Evaluate(const Operand& operand, const AttributeMap& item,
@@ -43,10 +44,10 @@ Result<AttributeValue> Evaluate(const Operand& operand, const AttributeMap& item
       DDBD_ASSIGN_OR_RETURN(AttributeValue a, Evaluate(operand.args[0], item, bindings));
       DDBD_ASSIGN_OR_RETURN(AttributeValue b, Evaluate(operand.args[1], item, bindings));
       if (a.type() != AttributeType::kL || b.type() != AttributeType::kL) {
-        return InvalidUpdate("Incorrect operand type for operator or function; operator or "
-                             "function: list_append, operand type: " +
-                             std::string(TypeName(a.type() != AttributeType::kL ? a.type()
-                                                                                : b.type())));
+        return InvalidUpdate(
+            "Incorrect operand type for operator or function; operator or "
+            "function: list_append, operand type: " +
+            std::string(TypeName(a.type() != AttributeType::kL ? a.type() : b.type())));
       }
       AttributeList joined = a.list();
       joined.insert(joined.end(), b.list().begin(), b.list().end());
@@ -217,8 +218,9 @@ Result<Item> ApplyUpdate(const UpdateExpression& update, const Bindings& binding
         const AttributeValue& value = bindings.Value(action.value.placeholder);
         const AttributeValue* existing = Lookup(original, path);
         DDBD_ASSIGN_OR_RETURN(std::optional<AttributeValue> result,
-                              action.kind == UpdateAction::Kind::kAdd ? AddTo(existing, value)
-                                                                      : DeleteFrom(existing, value));
+                              action.kind == UpdateAction::Kind::kAdd
+                                  ? AddTo(existing, value)
+                                  : DeleteFrom(existing, value));
         if (result) {
           DDBD_RETURN_IF_ERROR(Assign(item, path, std::move(*result)));
         } else if (existing) {
@@ -234,9 +236,10 @@ Result<Item> ApplyUpdate(const UpdateExpression& update, const Bindings& binding
   for (auto& [path, value] : appends) DDBD_RETURN_IF_ERROR(Assign(item, path, std::move(value)));
   // Remove list elements from the highest index down, so earlier removals do not shift the
   // positions later ones refer to.
-  std::stable_sort(removals.begin(), removals.end(), [](const ResolvedPath& a, const ResolvedPath& b) {
-    return a.back().is_index() && b.back().is_index() && a.back().index > b.back().index;
-  });
+  std::stable_sort(
+      removals.begin(), removals.end(), [](const ResolvedPath& a, const ResolvedPath& b) {
+        return a.back().is_index() && b.back().is_index() && a.back().index > b.back().index;
+      });
   for (const auto& path : removals) DDBD_RETURN_IF_ERROR(Remove(item, path));
   return item;
 }

@@ -41,13 +41,14 @@ void Backfills::Start(uint64_t table_id, uint64_t index_id) {
   const IndexDef* index = table ? table->FindIndexById(index_id) : nullptr;
   if (!index) return;
   const bool is_vector = index->IsVector();
-  job->minimum_time = std::max(
-      is_vector ? timing_.vector_build_minimum : std::chrono::milliseconds(0),
-      timing_.transient_status_delay);
+  job->minimum_time =
+      std::max(is_vector ? timing_.vector_build_minimum : std::chrono::milliseconds(0),
+               timing_.transient_status_delay);
   if (is_vector && !index->backfilling) {
     // The allocation phase DynamoDB goes through before a vector index backfills.
     executor_.RunAfter(timing_.vector_allocation, [this, job] {
-      ChangeIndex(catalog_, job->table_id, job->index_id, [](IndexDef& i) { i.backfilling = true; });
+      ChangeIndex(catalog_, job->table_id, job->index_id,
+                  [](IndexDef& i) { i.backfilling = true; });
       RunSlice(job);
     });
     return;
@@ -65,8 +66,8 @@ void Backfills::RunSlice(std::shared_ptr<Job> job) {
         return entries_.BackfillEntry(*table, job->index_id, item, encoding, batch);
       });
   if (!done.ok()) {
-    log::Error("backfill of index %llu failed: %s",
-               static_cast<unsigned long long>(job->index_id), done.error().message().c_str());
+    log::Error("backfill of index %llu failed: %s", static_cast<unsigned long long>(job->index_id),
+               done.error().message().c_str());
     return;
   }
   if (*done) {

@@ -84,7 +84,8 @@ Status EntriesPart::Contribute(const storage::ItemChange& change,
           old_entries.erase(old);  // the stored entry is already this one
           continue;
         }
-        const int64_t old_size = old == old_entries.end() ? 0 : static_cast<int64_t>(old->projected_size);
+        const int64_t old_size =
+            old == old_entries.end() ? 0 : static_cast<int64_t>(old->projected_size);
         const int64_t size = static_cast<int64_t>(entry.projected_size);
         batch.PutIndexEntry(entry, change.new_encoding);
         batch.AddStatistics(entry.index->id,

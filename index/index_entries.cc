@@ -31,26 +31,30 @@ Status CheckOne(const IndexDef& index, const KeyElement& key, const AttributeMap
   if (it == item.end()) return OkStatus();  // sparse: the item is just not in the index
   const AttributeValue& value = it->second;
   if (value.type() != ToAttributeType(key.type)) {
-    return Error::Validation("One or more parameter values were invalid: Type mismatch for Index "
-                             "Key " + key.name + " Expected: " +
-                             std::string(KeyAttributeTypeName(key.type)) + " Actual: " +
-                             std::string(TypeName(value.type())) + " IndexName: " + index.name);
+    return Error::Validation(
+        "One or more parameter values were invalid: Type mismatch for Index "
+        "Key " +
+        key.name + " Expected: " + std::string(KeyAttributeTypeName(key.type)) +
+        " Actual: " + std::string(TypeName(value.type())) + " IndexName: " + index.name);
   }
   if (value.type() == AttributeType::kN) return OkStatus();
   if (value.scalar().empty()) {
-    return Error::Validation("One or more parameter values are not valid. A value specified for a "
-                             "secondary index key is not supported. The AttributeValue for a key "
-                             "attribute cannot contain an empty string value. IndexName: " +
-                             index.name + ", IndexKey: " + key.name);
+    return Error::Validation(
+        "One or more parameter values are not valid. A value specified for a "
+        "secondary index key is not supported. The AttributeValue for a key "
+        "attribute cannot contain an empty string value. IndexName: " +
+        index.name + ", IndexKey: " + key.name);
   }
   // Unverified texts for index keys: DynamoDB's table-key messages are reused.
   if (is_partition && value.scalar().size() > kMaxPartitionKeyBytes) {
-    return Error::Validation("One or more parameter values were invalid: Size of hashkey has "
-                             "exceeded the maximum size limit of2048 bytes");
+    return Error::Validation(
+        "One or more parameter values were invalid: Size of hashkey has "
+        "exceeded the maximum size limit of2048 bytes");
   }
   if (!is_partition && value.scalar().size() > kMaxSortKeyBytes) {
-    return Error::Validation("One or more parameter values were invalid: Aggregated size of all "
-                             "range keys has exceeded the size limit of 1024 bytes");
+    return Error::Validation(
+        "One or more parameter values were invalid: Aggregated size of all "
+        "range keys has exceeded the size limit of 1024 bytes");
   }
   return OkStatus();
 }
@@ -122,7 +126,8 @@ bool SameProjection(const TableDef& table, const IndexDef& index, const Attribut
 Status CheckIndexKeys(const TableDef& table, const AttributeMap& item) {
   for (const auto& index : table.indexes) {
     if (index.IsVector()) continue;  // CheckVectorAttributes
-    for (const auto& key : index.partition_keys) DDBD_RETURN_IF_ERROR(CheckOne(index, key, item, true));
+    for (const auto& key : index.partition_keys)
+      DDBD_RETURN_IF_ERROR(CheckOne(index, key, item, true));
     for (const auto& key : index.sort_keys) DDBD_RETURN_IF_ERROR(CheckOne(index, key, item, false));
   }
   return OkStatus();

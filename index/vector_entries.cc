@@ -1,8 +1,6 @@
 // Vector index entries and write checks (spec/vector-search.md §5).
 #include "index/vector_entries.h"
 
-#include "vector/entry_codec.h"
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -11,6 +9,7 @@
 #include <cstring>
 
 #include "model/number.h"
+#include "vector/entry_codec.h"
 
 namespace ddbd::index {
 namespace {
@@ -47,9 +46,8 @@ Status CheckVector(const IndexDef& index, const AttributeValue& value) {
   const AttributeList& elements = value.list();
   if (elements.size() != spec.dimensions) {
     return Error::Validation(std::string(kNotValid) + "Invalid size for parameter " + attribute +
-                             ", Expected: " + std::to_string(spec.dimensions) +
-                             ", Actual: " + std::to_string(elements.size()) +
-                             ". IndexName: " + index.name);
+                             ", Expected: " + std::to_string(spec.dimensions) + ", Actual: " +
+                             std::to_string(elements.size()) + ". IndexName: " + index.name);
   }
   for (size_t i = 0; i < elements.size(); ++i) {
     const std::string position = attribute + "[" + std::to_string(i) + "]";
@@ -60,10 +58,11 @@ Status CheckVector(const IndexDef& index, const AttributeValue& value) {
           ". IndexName: " + index.name);
     }
     if (!ToFloat32(elements[i].scalar())) {
-      return Error::Validation(std::string(kNotValid) + "Invalid value for parameter " +
-                               position + ", Value: " + ScientificText(elements[i].scalar()) +
+      return Error::Validation(std::string(kNotValid) + "Invalid value for parameter " + position +
+                               ", Value: " + ScientificText(elements[i].scalar()) +
                                " is outside valid range [-3.4028235E38, 3.4028235E38]. "
-                               "IndexName: " + index.name);
+                               "IndexName: " +
+                               index.name);
     }
   }
   return OkStatus();
@@ -72,10 +71,10 @@ Status CheckVector(const IndexDef& index, const AttributeValue& value) {
 Status CheckSchemaAttribute(const IndexDef& index, const KeyElement& element,
                             const AttributeValue& value, bool is_hash) {
   if (value.type() != ToAttributeType(element.type)) {
-    return Error::Validation("One or more parameter values were invalid. Attribute '" +
-                             element.name + "' type mismatch. Expected: " +
-                             std::string(KeyAttributeTypeName(element.type)) +
-                             ", Actual: " + TypeToken(value) + ". IndexName: " + index.name);
+    return Error::Validation(
+        "One or more parameter values were invalid. Attribute '" + element.name +
+        "' type mismatch. Expected: " + std::string(KeyAttributeTypeName(element.type)) +
+        ", Actual: " + TypeToken(value) + ". IndexName: " + index.name);
   }
   if (!is_hash || value.type() == AttributeType::kN) return OkStatus();
   if (value.scalar().empty()) {
@@ -87,8 +86,9 @@ Status CheckSchemaAttribute(const IndexDef& index, const KeyElement& element,
         " value. IndexName: " + index.name + ", IndexKey: " + element.name);
   }
   if (value.scalar().size() > 2048) {  // the table-key text; uncaptured for vector indexes
-    return Error::Validation("One or more parameter values were invalid: Size of hashkey has "
-                             "exceeded the maximum size limit of2048 bytes");
+    return Error::Validation(
+        "One or more parameter values were invalid: Size of hashkey has "
+        "exceeded the maximum size limit of2048 bytes");
   }
   return OkStatus();
 }

@@ -9,16 +9,26 @@ namespace ddbd {
 
 std::string_view TypeName(AttributeType type) {
   switch (type) {
-    case AttributeType::kS: return "S";
-    case AttributeType::kN: return "N";
-    case AttributeType::kB: return "B";
-    case AttributeType::kBool: return "BOOL";
-    case AttributeType::kNull: return "NULL";
-    case AttributeType::kM: return "M";
-    case AttributeType::kL: return "L";
-    case AttributeType::kSS: return "SS";
-    case AttributeType::kNS: return "NS";
-    case AttributeType::kBS: return "BS";
+    case AttributeType::kS:
+      return "S";
+    case AttributeType::kN:
+      return "N";
+    case AttributeType::kB:
+      return "B";
+    case AttributeType::kBool:
+      return "BOOL";
+    case AttributeType::kNull:
+      return "NULL";
+    case AttributeType::kM:
+      return "M";
+    case AttributeType::kL:
+      return "L";
+    case AttributeType::kSS:
+      return "SS";
+    case AttributeType::kNS:
+      return "NS";
+    case AttributeType::kBS:
+      return "BS";
   }
   return "?";
 }
@@ -29,8 +39,9 @@ bool operator==(const AttributeValue& a, const AttributeValue& b) {
   const auto& x = a.set();
   const auto& y = b.set();
   if (x.size() != y.size()) return false;
-  return std::all_of(x.begin(), x.end(),
-                     [&](const std::string& m) { return std::find(y.begin(), y.end(), m) != y.end(); });
+  return std::all_of(x.begin(), x.end(), [&](const std::string& m) {
+    return std::find(y.begin(), y.end(), m) != y.end();
+  });
 }
 
 namespace {

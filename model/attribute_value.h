@@ -16,7 +16,16 @@ namespace ddbd {
 
 // Stored on disk (item codec): never renumber.
 enum class AttributeType : uint8_t {
-  kS = 1, kN = 2, kB = 3, kBool = 4, kNull = 5, kM = 6, kL = 7, kSS = 8, kNS = 9, kBS = 10,
+  kS = 1,
+  kN = 2,
+  kB = 3,
+  kBool = 4,
+  kNull = 5,
+  kM = 6,
+  kL = 7,
+  kSS = 8,
+  kNS = 9,
+  kBS = 10,
 };
 
 // The wire name of a type: "S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS".

@@ -19,20 +19,18 @@ constexpr ErrorInfo kErrors[] = {
     {ErrorCode::kMissingAuthenticationToken,
      "com.amazon.coral.service#MissingAuthenticationTokenException", 400,
      MessageMember::kLowerCase},
-    {ErrorCode::kIncompleteSignature, "com.amazon.coral.service#IncompleteSignatureException",
-     400, MessageMember::kLowerCase},
+    {ErrorCode::kIncompleteSignature, "com.amazon.coral.service#IncompleteSignatureException", 400,
+     MessageMember::kLowerCase},
     {ErrorCode::kInvalidSignature, "com.amazon.coral.service#InvalidSignatureException", 400,
      MessageMember::kLowerCase},
-    {ErrorCode::kUnrecognizedClient, "com.amazon.coral.service#UnrecognizedClientException",
-     400, MessageMember::kLowerCase},
-    {ErrorCode::kResourceNotFound,
-     "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", 400,
+    {ErrorCode::kUnrecognizedClient, "com.amazon.coral.service#UnrecognizedClientException", 400,
      MessageMember::kLowerCase},
+    {ErrorCode::kResourceNotFound, "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
+     400, MessageMember::kLowerCase},
     {ErrorCode::kTableNotFound, "com.amazonaws.dynamodb.v20120810#TableNotFoundException", 400,
      MessageMember::kLowerCase},
-    {ErrorCode::kTableAlreadyExists,
-     "com.amazonaws.dynamodb.v20120810#TableAlreadyExistsException", 400,
-     MessageMember::kLowerCase},
+    {ErrorCode::kTableAlreadyExists, "com.amazonaws.dynamodb.v20120810#TableAlreadyExistsException",
+     400, MessageMember::kLowerCase},
     {ErrorCode::kBackupNotFound, "com.amazonaws.dynamodb.v20120810#BackupNotFoundException", 400,
      MessageMember::kLowerCase},
     {ErrorCode::kResourceInUse, "com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400,
@@ -138,7 +136,8 @@ Error Error::ServiceUnavailable(std::string message) {
 }
 
 Error Error::TransactionCanceled(std::vector<CancellationReason> reasons) {
-  std::string message = "Transaction cancelled, please refer cancellation reasons for specific reasons [";
+  std::string message =
+      "Transaction cancelled, please refer cancellation reasons for specific reasons [";
   for (size_t i = 0; i < reasons.size(); ++i) {
     if (i > 0) message += ", ";
     message += reasons[i].code;

@@ -56,7 +56,7 @@ const ErrorInfo& ErrorInfoFor(ErrorCode code);
 // TransactionCanceledException's CancellationReasons.
 struct CancellationReason {
   std::string code = "None";
-  std::string message;                // empty for "None"
+  std::string message;               // empty for "None"
   std::shared_ptr<const Item> item;  // ReturnValuesOnConditionCheckFailure=ALL_OLD
 };
 

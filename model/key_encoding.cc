@@ -85,8 +85,8 @@ Result<AttributeValue> DecodeNumber(std::string_view& in) {
   if (i == in.size() || digits.empty()) return Corrupt();
   in.remove_prefix(i + 1);
   // 0.ddd × 10^(exponent + 1) = d.dd × 10^exponent.
-  Result<Number> number = Number::Parse((negative ? "-0." : "0.") + digits + "E" +
-                                        std::to_string(exponent + 1));
+  Result<Number> number =
+      Number::Parse((negative ? "-0." : "0.") + digits + "E" + std::to_string(exponent + 1));
   if (!number.ok()) return Corrupt();
   return AttributeValue::NumberText(number->ToString());
 }

@@ -15,8 +15,8 @@ std::atomic<Level> current_level{Level::kInfo};
 
 void Write(Level level, const char* format, va_list args) {
   if (!Enabled(level)) return;
-  static constexpr std::string_view kPrefixes[] = {"ddbd: error: ", "ddbd: warning: ", "ddbd: ",
-                                                   "ddbd: debug: "};
+  static constexpr std::string_view kPrefixes[] = {
+      "ddbd: error: ", "ddbd: warning: ", "ddbd: ", "ddbd: debug: "};
   std::string line(kPrefixes[static_cast<size_t>(level)]);
   va_list measure;
   va_copy(measure, args);
@@ -49,12 +49,12 @@ void SetLevel(Level level) { current_level.store(level, std::memory_order_relaxe
 
 bool Enabled(Level level) { return level <= current_level.load(std::memory_order_relaxed); }
 
-#define DDBD_LOG_FUNCTION(Name, level)    \
-  void Name(const char* format, ...) {    \
-    va_list args;                         \
-    va_start(args, format);               \
-    Write(level, format, args);           \
-    va_end(args);                         \
+#define DDBD_LOG_FUNCTION(Name, level) \
+  void Name(const char* format, ...) { \
+    va_list args;                      \
+    va_start(args, format);            \
+    Write(level, format, args);        \
+    va_end(args);                      \
   }
 DDBD_LOG_FUNCTION(Error, Level::kError)
 DDBD_LOG_FUNCTION(Warning, Level::kWarning)

@@ -157,8 +157,8 @@ std::strong_ordering Compare(const Number& a, const Number& b) {
   int sa = sign(a), sb = sign(b);
   if (sa != sb) return sa <=> sb;
   if (sa == 0) return std::strong_ordering::equal;
-  std::strong_ordering magnitude = a.exponent_ != b.exponent_ ? a.exponent_ <=> b.exponent_
-                                                              : a.digits_.compare(b.digits_) <=> 0;
+  std::strong_ordering magnitude =
+      a.exponent_ != b.exponent_ ? a.exponent_ <=> b.exponent_ : a.digits_.compare(b.digits_) <=> 0;
   return sa > 0 ? magnitude : 0 <=> magnitude;
 }
 

@@ -27,7 +27,7 @@ std::strong_ordering CompareKeyValues(const AttributeValue& a, const AttributeVa
   }
   // std::string compares char_traits<char>, which orders as unsigned char.
   const int order = a.scalar().compare(b.scalar());
-  return order < 0 ? std::strong_ordering::less
+  return order < 0   ? std::strong_ordering::less
          : order > 0 ? std::strong_ordering::greater
                      : std::strong_ordering::equal;
 }

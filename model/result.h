@@ -14,15 +14,30 @@ namespace ddbd {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit
+  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}      // NOLINT: implicit
   Result(Error error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
 
   bool ok() const { return state_.index() == 0; }
-  T& value() & { assert(ok()); return std::get<0>(state_); }
-  const T& value() const& { assert(ok()); return std::get<0>(state_); }
-  T&& value() && { assert(ok()); return std::get<0>(std::move(state_)); }
-  const Error& error() const& { assert(!ok()); return std::get<1>(state_); }
-  Error&& error() && { assert(!ok()); return std::get<1>(std::move(state_)); }
+  T& value() & {
+    assert(ok());
+    return std::get<0>(state_);
+  }
+  const T& value() const& {
+    assert(ok());
+    return std::get<0>(state_);
+  }
+  T&& value() && {
+    assert(ok());
+    return std::get<0>(std::move(state_));
+  }
+  const Error& error() const& {
+    assert(!ok());
+    return std::get<1>(state_);
+  }
+  Error&& error() && {
+    assert(!ok());
+    return std::get<1>(std::move(state_));
+  }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
@@ -40,8 +55,14 @@ class [[nodiscard]] Result<void> {
   Result(Error error) : error_(std::move(error)), failed_(true) {}  // NOLINT: implicit
 
   bool ok() const { return !failed_; }
-  const Error& error() const& { assert(failed_); return error_; }
-  Error&& error() && { assert(failed_); return std::move(error_); }
+  const Error& error() const& {
+    assert(failed_);
+    return error_;
+  }
+  Error&& error() && {
+    assert(failed_);
+    return std::move(error_);
+  }
   void IgnoreError() const {}
 
  private:
@@ -57,9 +78,9 @@ inline Status OkStatus() { return Status(); }
 #define DDBD_CONCAT_INNER_(a, b) a##b
 #define DDBD_CONCAT_(a, b) DDBD_CONCAT_INNER_(a, b)
 
-#define DDBD_RETURN_IF_ERROR(expr)                       \
-  do {                                                   \
-    auto&& ddbd_status_ = (expr);                        \
+#define DDBD_RETURN_IF_ERROR(expr)                                  \
+  do {                                                              \
+    auto&& ddbd_status_ = (expr);                                   \
     if (!ddbd_status_.ok()) return std::move(ddbd_status_).error(); \
   } while (false)
 

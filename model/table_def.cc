@@ -8,27 +8,36 @@ namespace ddbd {
 
 std::string_view KeyAttributeTypeName(KeyAttributeType type) {
   switch (type) {
-    case KeyAttributeType::kS: return "S";
-    case KeyAttributeType::kN: return "N";
-    case KeyAttributeType::kB: return "B";
+    case KeyAttributeType::kS:
+      return "S";
+    case KeyAttributeType::kN:
+      return "N";
+    case KeyAttributeType::kB:
+      return "B";
   }
   return "?";
 }
 
 AttributeType ToAttributeType(KeyAttributeType type) {
   switch (type) {
-    case KeyAttributeType::kS: return AttributeType::kS;
-    case KeyAttributeType::kN: return AttributeType::kN;
-    case KeyAttributeType::kB: return AttributeType::kB;
+    case KeyAttributeType::kS:
+      return AttributeType::kS;
+    case KeyAttributeType::kN:
+      return AttributeType::kN;
+    case KeyAttributeType::kB:
+      return AttributeType::kB;
   }
   return AttributeType::kS;
 }
 
 std::string_view DistanceFunctionName(DistanceFunction function) {
   switch (function) {
-    case DistanceFunction::kCosine: return "COSINE";
-    case DistanceFunction::kEuclidean: return "EUCLIDEAN";
-    case DistanceFunction::kDotProduct: return "DOT_PRODUCT";
+    case DistanceFunction::kCosine:
+      return "COSINE";
+    case DistanceFunction::kEuclidean:
+      return "EUCLIDEAN";
+    case DistanceFunction::kDotProduct:
+      return "DOT_PRODUCT";
   }
   return "?";
 }
@@ -57,10 +66,14 @@ std::string TableDef::StreamArn(const StreamSpec& stream) const {
 
 std::string_view StreamViewTypeName(StreamViewType type) {
   switch (type) {
-    case StreamViewType::kKeysOnly: return "KEYS_ONLY";
-    case StreamViewType::kNewImage: return "NEW_IMAGE";
-    case StreamViewType::kOldImage: return "OLD_IMAGE";
-    case StreamViewType::kNewAndOldImages: return "NEW_AND_OLD_IMAGES";
+    case StreamViewType::kKeysOnly:
+      return "KEYS_ONLY";
+    case StreamViewType::kNewImage:
+      return "NEW_IMAGE";
+    case StreamViewType::kOldImage:
+      return "OLD_IMAGE";
+    case StreamViewType::kNewAndOldImages:
+      return "NEW_AND_OLD_IMAGES";
   }
   return "?";
 }

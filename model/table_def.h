@@ -91,15 +91,15 @@ struct VectorSpec {
 struct IndexDef {
   uint64_t id = 0;  // storage id, from the same sequence as table ids
   std::string name;
-  bool local = false;  // an LSI (shares the table's partition key)
+  bool local = false;                      // an LSI (shares the table's partition key)
   std::vector<KeyElement> partition_keys;  // at least one
   std::vector<KeyElement> sort_keys;
   ProjectionType projection = ProjectionType::kAll;
   std::vector<std::string> non_key_attributes;  // kInclude
   IndexStatus status = IndexStatus::kActive;
   bool backfilling = false;
-  Throughput throughput;  // GSIs of provisioned tables
-  OnDemandThroughput on_demand;  // GSIs of on-demand tables
+  Throughput throughput;             // GSIs of provisioned tables
+  OnDemandThroughput on_demand;      // GSIs of on-demand tables
   std::optional<VectorSpec> vector;  // vector indexes
 
   bool IsVector() const { return vector.has_value(); }
@@ -116,13 +116,18 @@ struct IndexDef {
 };
 
 // DynamoDB Streams: what each record of a stream carries besides the item's keys.
-enum class StreamViewType : uint8_t { kKeysOnly = 1, kNewImage = 2, kOldImage = 3, kNewAndOldImages = 4 };
+enum class StreamViewType : uint8_t {
+  kKeysOnly = 1,
+  kNewImage = 2,
+  kOldImage = 3,
+  kNewAndOldImages = 4
+};
 std::string_view StreamViewTypeName(StreamViewType type);
 
 // One stream of a table. Enabling a table's stream creates a new one (a new ARN); disabling
 // it leaves it readable, DISABLED.
 struct StreamSpec {
-  uint64_t id = 0;         // storage id of its records
+  uint64_t id = 0;  // storage id of its records
   StreamViewType view_type = StreamViewType::kKeysOnly;
   int64_t created_ms = 0;  // its label (and so its ARN) derive from this
   bool enabled = true;
@@ -131,9 +136,18 @@ struct StreamSpec {
   friend bool operator==(const StreamSpec&, const StreamSpec&) = default;
 };
 
+// Where a restored table came from. Declared outside TableDef because clang cannot use a
+// nested class's default member initialisers (std::optional<T>::emplace()) inside its parent.
+struct TableRestoreSource {
+  std::string backup_arn;
+  std::string table_arn;
+  int64_t restored_ms = 0;
+  friend bool operator==(const TableRestoreSource&, const TableRestoreSource&) = default;
+};
+
 struct TableDef {
-  uint64_t id = 0;      // storage id, unique for the lifetime of the database
-  std::string scope;    // isolation namespace; empty when tables are shared
+  uint64_t id = 0;    // storage id, unique for the lifetime of the database
+  std::string scope;  // isolation namespace; empty when tables are shared
   std::string name;
   std::string table_uuid;  // DynamoDB's TableId
   std::string region;      // region of the ARN, from the creating request
@@ -164,12 +178,7 @@ struct TableDef {
   int64_t pitr_enabled_ms = 0;
   int64_t pitr_recovery_days = 35;
   // Set on a table restored from a backup (DescribeTable's RestoreSummary).
-  struct RestoreSource {
-    std::string backup_arn;
-    std::string table_arn;
-    int64_t restored_ms = 0;
-    friend bool operator==(const RestoreSource&, const RestoreSource&) = default;
-  };
+  using RestoreSource = TableRestoreSource;
   std::optional<RestoreSource> restored_from;
 
   std::string Arn() const;

@@ -3,6 +3,8 @@
 
 #include <cctype>
 
+#include "model/utf8.h"
+
 namespace ddbd::partiql {
 
 Error Malformed(std::string_view detail) {
@@ -35,7 +37,8 @@ Result<std::vector<Token>> Tokenize(std::string_view in) {
       ++i;
     } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       size_t start = i;
-      while (i < in.size() && (std::isalnum(static_cast<unsigned char>(in[i])) || in[i] == '_')) ++i;
+      while (i < in.size() && (std::isalnum(static_cast<unsigned char>(in[i])) || in[i] == '_'))
+        ++i;
       tokens.push_back({Token::Kind::kWord, std::string(in.substr(start, i - start))});
     } else if (c == '"') {
       DDBD_ASSIGN_OR_RETURN(std::string text, quoted('"'));
@@ -44,10 +47,12 @@ Result<std::vector<Token>> Tokenize(std::string_view in) {
       DDBD_ASSIGN_OR_RETURN(std::string text, quoted('\''));
       tokens.push_back({Token::Kind::kString, std::move(text)});
     } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-               (c == '.' && i + 1 < in.size() && std::isdigit(static_cast<unsigned char>(in[i + 1])))) {
+               (c == '.' && i + 1 < in.size() &&
+                std::isdigit(static_cast<unsigned char>(in[i + 1])))) {
       size_t start = i;
-      while (i < in.size() && (std::isalnum(static_cast<unsigned char>(in[i])) || in[i] == '.' ||
-                               ((in[i] == '+' || in[i] == '-') && (in[i - 1] == 'e' || in[i - 1] == 'E')))) {
+      while (i < in.size() &&
+             (std::isalnum(static_cast<unsigned char>(in[i])) || in[i] == '.' ||
+              ((in[i] == '+' || in[i] == '-') && (in[i - 1] == 'e' || in[i - 1] == 'E')))) {
         ++i;
       }
       tokens.push_back({Token::Kind::kNumber, std::string(in.substr(start, i - start))});
@@ -60,8 +65,9 @@ Result<std::vector<Token>> Tokenize(std::string_view in) {
       for (std::string_view two : kTwo) {
         if (in.substr(i, 2) == two) text = std::string(two);
       }
-      if (text.size() == 1 && std::string_view("()[]{},.:=<>*+-;").find(c) == std::string_view::npos) {
-        return Malformed("unexpected character '" + text + "'");
+      if (text.size() == 1 &&
+          std::string_view("()[]{},.:=<>*+-;").find(c) == std::string_view::npos) {
+        return Malformed("unexpected character '" + std::string(Utf8CharacterAt(in, i)) + "'");
       }
       tokens.push_back({Token::Kind::kPunct, text});
       i += text.size();
@@ -74,7 +80,8 @@ Result<std::vector<Token>> Tokenize(std::string_view in) {
 bool Equals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (std::toupper(static_cast<unsigned char>(a[i])) != std::toupper(static_cast<unsigned char>(b[i]))) {
+    if (std::toupper(static_cast<unsigned char>(a[i])) !=
+        std::toupper(static_cast<unsigned char>(b[i]))) {
       return false;
     }
   }

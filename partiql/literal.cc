@@ -38,13 +38,15 @@ bool AtLiteral(const Cursor& in) {
          (token.kind == Token::Kind::kPunct &&
           (token.text == "{" || token.text == "[" || token.text == "<<" || token.text == "-")) ||
          (token.kind == Token::Kind::kWord &&
-          (Equals(token.text, "TRUE") || Equals(token.text, "FALSE") || Equals(token.text, "NULL")));
+          (Equals(token.text, "TRUE") || Equals(token.text, "FALSE") ||
+           Equals(token.text, "NULL")));
 }
 
 Result<AttributeValue> ReadLiteral(Cursor& in, Parameters& parameters, int depth) {
   if (depth > kMaxNestingDepth) {
-    return Error::Validation("Nesting Levels have exceeded supported limits: Attributes in the "
-                             "item have nested levels beyond supported limit");
+    return Error::Validation(
+        "Nesting Levels have exceeded supported limits: Attributes in the "
+        "item have nested levels beyond supported limit");
   }
   const Token token = in.Peek();
   if (token.kind == Token::Kind::kString) {
@@ -58,8 +60,9 @@ Result<AttributeValue> ReadLiteral(Cursor& in, Parameters& parameters, int depth
     }
     return parameters.values[parameters.next++];
   }
-  if (token.kind == Token::Kind::kNumber || (token.kind == Token::Kind::kPunct && token.text == "-" &&
-                                             in.Peek(1).kind == Token::Kind::kNumber)) {
+  if (token.kind == Token::Kind::kNumber ||
+      (token.kind == Token::Kind::kPunct && token.text == "-" &&
+       in.Peek(1).kind == Token::Kind::kNumber)) {
     std::string text;
     if (token.text == "-") {
       text = "-";

@@ -1,8 +1,9 @@
 // The PartiQL parser: statements → expression trees over generated placeholders.
+#include "expressions/parser.h"
+
 #include <algorithm>
 #include <span>
 
-#include "expressions/parser.h"
 #include "model/number.h"
 #include "partiql/cursor.h"
 #include "partiql/lexer.h"
@@ -273,7 +274,8 @@ class Parser {
   // One predicate (or a parenthesised condition) as a term.
   Result<Term> Predicate() {
     Nested nested(condition_depth_);
-    if (condition_depth_ > kMaxConditionDepth) return Malformed("the condition is nested too deeply");
+    if (condition_depth_ > kMaxConditionDepth)
+      return Malformed("the condition is nested too deeply");
     if (in_.Keyword("NOT")) {
       DDBD_ASSIGN_OR_RETURN(Term inner, Predicate());
       return Term{Negated(std::move(inner.condition)), {}, {}, {}};
@@ -294,8 +296,8 @@ class Parser {
       DDBD_RETURN_IF_ERROR(in_.ExpectKeyword("AND"));
       DDBD_ASSIGN_OR_RETURN(ParsedOperand high, ParseOperand());
       Term term;
-      term.condition = WithOperands(Condition::Kind::kBetween,
-                                    {left.operand, low.operand, high.operand});
+      term.condition =
+          WithOperands(Condition::Kind::kBetween, {left.operand, low.operand, high.operand});
       if (left.attribute && low.literal && high.literal) term.key_condition_on = left.attribute;
       return term;
     }
@@ -396,7 +398,8 @@ class Parser {
     if (condition_depth_ > kMaxConditionDepth) return Malformed("the value is nested too deeply");
     Operand left;
     if (in_.AtCall("list_append") || in_.AtCall("if_not_exists")) {
-      left.kind = in_.AtCall("list_append") ? Operand::Kind::kListAppend : Operand::Kind::kIfNotExists;
+      left.kind =
+          in_.AtCall("list_append") ? Operand::Kind::kListAppend : Operand::Kind::kIfNotExists;
       in_.Advance(2);
       DDBD_ASSIGN_OR_RETURN(Operand a, SetOperand());
       DDBD_RETURN_IF_ERROR(in_.Expect(","));
@@ -501,20 +504,26 @@ class Parser {
   Status Returning(std::initializer_list<std::string_view> allowed) {
     if (!in_.Keyword("RETURNING")) return OkStatus();
     std::string which;
-    if (in_.Keyword("ALL")) which = "ALL";
-    else if (in_.Keyword("MODIFIED")) which = "MODIFIED";
-    else return in_.Unexpected();
-    if (in_.Keyword("OLD")) which += " OLD";
-    else if (in_.Keyword("NEW")) which += " NEW";
-    else return in_.Unexpected();
+    if (in_.Keyword("ALL"))
+      which = "ALL";
+    else if (in_.Keyword("MODIFIED"))
+      which = "MODIFIED";
+    else
+      return in_.Unexpected();
+    if (in_.Keyword("OLD"))
+      which += " OLD";
+    else if (in_.Keyword("NEW"))
+      which += " NEW";
+    else
+      return in_.Unexpected();
     DDBD_RETURN_IF_ERROR(in_.Expect("*"));
     if (std::find(allowed.begin(), allowed.end(), std::string_view(which)) == allowed.end()) {
       return Malformed("RETURNING " + which + " * is not allowed here");
     }
     statement_.returning = which == "ALL OLD"        ? "ALL_OLD"
-                     : which == "ALL NEW"      ? "ALL_NEW"
-                     : which == "MODIFIED OLD" ? "UPDATED_OLD"
-                                               : "UPDATED_NEW";
+                           : which == "ALL NEW"      ? "ALL_NEW"
+                           : which == "MODIFIED OLD" ? "UPDATED_OLD"
+                                                     : "UPDATED_NEW";
     return OkStatus();
   }
 

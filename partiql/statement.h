@@ -37,14 +37,14 @@ struct Statement {
   enum class Kind : uint8_t { kSelect, kInsert, kUpdate, kDelete };
   Kind kind = Kind::kSelect;
   std::string table;
-  std::optional<std::string> index;          // SELECT … FROM "table"."index"
-  std::vector<expressions::Path> projection;  // SELECT's paths; empty for *
-  std::vector<Term> where;                    // ANDed
-  std::optional<Item> item;                   // INSERT's VALUE (parameters substituted)
+  std::optional<std::string> index;                     // SELECT … FROM "table"."index"
+  std::vector<expressions::Path> projection;            // SELECT's paths; empty for *
+  std::vector<Term> where;                              // ANDed
+  std::optional<Item> item;                             // INSERT's VALUE (parameters substituted)
   std::optional<expressions::UpdateExpression> update;  // UPDATE's SET/REMOVE
   std::string returning;  // ReturnValues of RETURNING (ALL_OLD, …), empty for none
   // What the trees' placeholders stand for.
-  std::map<std::string, std::string, std::less<>> names;     // #n → attribute name
+  std::map<std::string, std::string, std::less<>> names;      // #n → attribute name
   std::map<std::string, AttributeValue, std::less<>> values;  // :v → value
 
   // The placeholder of `name` (added when new): execution adds conditions of its own.

@@ -6,8 +6,8 @@
 #include <exception>
 #include <iterator>
 
-#include "server/ops/ops.h"
 #include "model/log.h"
+#include "server/ops/ops.h"
 
 namespace ddbd::server {
 namespace {
@@ -93,11 +93,11 @@ Result<std::string> Dispatch(const Operation& operation, OpContext& ctx, const R
   try {
     return operation.handler(ctx, req);
   } catch (const std::exception& e) {
-    log::Error("%.*s failed: %s", static_cast<int>(operation.name.size()),
-                 operation.name.data(), e.what());
+    log::Error("%.*s failed: %s", static_cast<int>(operation.name.size()), operation.name.data(),
+               e.what());
   } catch (...) {
-    log::Error("%.*s failed with an unknown exception",
-                 static_cast<int>(operation.name.size()), operation.name.data());
+    log::Error("%.*s failed with an unknown exception", static_cast<int>(operation.name.size()),
+               operation.name.data());
   }
   return Error::Internal();
 }

@@ -11,8 +11,8 @@ FileBudget SplitFileLimit(uint64_t open_files) {
   const int64_t limit = static_cast<int64_t>(std::min<uint64_t>(open_files, 1 << 30));
   FileBudget budget;
   budget.storage_files = static_cast<int>(std::clamp<int64_t>(limit / 4, 16, kMaxStorageFiles));
-  budget.max_connections = static_cast<int>(std::clamp<int64_t>(
-      limit - budget.storage_files - kSpareFiles, 1, kMaxDefaultConnections));
+  budget.max_connections = static_cast<int>(
+      std::clamp<int64_t>(limit - budget.storage_files - kSpareFiles, 1, kMaxDefaultConnections));
   return budget;
 }
 
@@ -20,8 +20,8 @@ uint64_t RaiseOpenFileLimit() {
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 1024;
   constexpr rlim_t kCeiling = 1 << 20;
-  const rlim_t wanted = limit.rlim_max == RLIM_INFINITY ? kCeiling
-                                                        : std::min(limit.rlim_max, kCeiling);
+  const rlim_t wanted =
+      limit.rlim_max == RLIM_INFINITY ? kCeiling : std::min(limit.rlim_max, kCeiling);
   if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < wanted) {
     rlimit raised = limit;
     raised.rlim_cur = wanted;

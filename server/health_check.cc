@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstring>
+
 #include "model/log.h"
 
 namespace ddbd::server {
@@ -38,8 +39,10 @@ int HealthCheck(std::string address, uint16_t port) {
   if (answered && std::strncmp(reply, "HTTP/1.1 200", 12) == 0) return 0;
   // The body says why: {"status":"unhealthy","reason":"storage: IO error: ..."}.
   const char* body = answered ? std::strstr(reply, "\r\n\r\n") : nullptr;
-  log::Error("health check of %s:%u failed%s%s", address.c_str(), port,
-               answered ? ": " : "", body ? body + 4 : answered ? reply : "");
+  log::Error("health check of %s:%u failed%s%s", address.c_str(), port, answered ? ": " : "",
+             body       ? body + 4
+             : answered ? reply
+                        : "");
   return 1;
 }
 

@@ -1,8 +1,9 @@
 // ddbd's entry point: parse options, open the database, serve until SIGINT/SIGTERM, then
 // flush and close so that every acknowledged write is on disk.
+#include <pthread.h>
+
 #include <csignal>
 #include <cstdio>
-#include <pthread.h>
 #include <thread>
 
 #include "model/log.h"
@@ -68,9 +69,9 @@ int main(int argc, char** argv) {
   }
   for (const auto& note : cl.notes) log::Info("%s", note.c_str());
   log::Info("listening on %s:%u%s; storage: %s; isolation: %s; max connections: %d",
-               cl.server.address.c_str(), http.port(), cl.server.tls() ? " (https)" : "",
-               cl.storage.in_memory ? "in memory" : cl.storage.path.c_str(),
-               cl.service.isolation.Describe().c_str(), cl.server.max_connections);
+            cl.server.address.c_str(), http.port(), cl.server.tls() ? " (https)" : "",
+            cl.storage.in_memory ? "in memory" : cl.storage.path.c_str(),
+            cl.service.isolation.Describe().c_str(), cl.server.max_connections);
 
   std::thread signal_thread([&] {
     int received = 0;

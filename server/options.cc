@@ -24,8 +24,8 @@ Result<Isolation> ParseIsolation(const std::string& text) {
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
-    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                     : comma - start);
+    std::string part =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (part == "access-key") {
       isolation.by_access_key = true;
     } else if (part == "region") {
@@ -125,7 +125,8 @@ struct Option {
 template <typename Set>
 Option IntOption(std::vector<std::string_view> names, int min, int max, Set set) {
   return {std::move(names), true,
-          [min, max, set](CommandLine& cl, const std::string& name, const std::string& value) -> Status {
+          [min, max, set](CommandLine& cl, const std::string& name,
+                          const std::string& value) -> Status {
             DDBD_ASSIGN_OR_RETURN(int parsed, ParseInt(name, value, min, max));
             set(cl, parsed);
             return OkStatus();
@@ -162,7 +163,9 @@ std::vector<Option> NetworkOptions() {
   return {
       IntOption({"--port", "-port"}, 0, 65535,
                 [](CommandLine& cl, int v) { cl.server.port = static_cast<uint16_t>(v); }),
-      {{"--address"}, true, [](CommandLine& cl, const std::string&, const std::string& v) {
+      {{"--address"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) {
          cl.server.address = v;
          return OkStatus();
        }},
@@ -178,15 +181,20 @@ std::vector<Option> NetworkOptions() {
                 [](CommandLine& cl, int v) { cl.server.body_timeout = milliseconds(v); }),
       IntOption({"--idle-timeout-ms"}, 1, 86'400'000,
                 [](CommandLine& cl, int v) { cl.server.idle_timeout = milliseconds(v); }),
-      {{"--tls-cert"}, true, [](CommandLine& cl, const std::string&, const std::string& v) {
+      {{"--tls-cert"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) {
          cl.server.tls_certificate = v;
          return OkStatus();
        }},
-      {{"--tls-key"}, true, [](CommandLine& cl, const std::string&, const std::string& v) {
+      {{"--tls-key"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) {
          cl.server.tls_private_key = v;
          return OkStatus();
        }},
-      {{"--cors", "-cors"}, true,
+      {{"--cors", "-cors"},
+       true,
        [](CommandLine& cl, const std::string& name, const std::string& v) -> Status {
          DDBD_ASSIGN_OR_RETURN(cl.service.cors_origins, ParseOrigins(name, v));
          return OkStatus();
@@ -196,7 +204,9 @@ std::vector<Option> NetworkOptions() {
 
 std::vector<Option> StorageOptions() {
   return {
-      {{"--db-path", "-dbPath"}, true, [](CommandLine& cl, const std::string&, const std::string& v) {
+      {{"--db-path", "-dbPath"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) {
          cl.storage.path = v;
          return OkStatus();
        }},
@@ -206,19 +216,23 @@ std::vector<Option> StorageOptions() {
                 [](CommandLine& cl, int v) { cl.storage.item_collection_limit_bytes = v; }),
       IntOption({"--max-wal-mb"}, 1, 1 << 20,
                 [](CommandLine& cl, int v) { cl.storage.max_wal_bytes = uint64_t(v) << 20; }),
-      Flag({"-optimizeDbBeforeStartup"}, [](CommandLine& cl) { cl.storage.compact_on_open = true; }),
+      Flag({"-optimizeDbBeforeStartup"},
+           [](CommandLine& cl) { cl.storage.compact_on_open = true; }),
   };
 }
 
 std::vector<Option> AccessOptions() {
   return {
-      {{"--isolate"}, true, [](CommandLine& cl, const std::string&, const std::string& v) -> Status {
+      {{"--isolate"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) -> Status {
          DDBD_ASSIGN_OR_RETURN(cl.service.isolation, ParseIsolation(v));
          return OkStatus();
        }},
       Flag({"-sharedDb"}, [](CommandLine& cl) { cl.service.isolation = Isolation{}; }),
       Flag({"--require-auth"}, [](CommandLine& cl) { cl.service.require_authentication = true; }),
-      {{"--credentials"}, true,
+      {{"--credentials"},
+       true,
        [](CommandLine& cl, const std::string&, const std::string& path) -> Status {
          DDBD_ASSIGN_OR_RETURN(Credentials credentials, Credentials::Load(path));
          cl.notes.push_back("verifying request signatures against " +
@@ -227,7 +241,9 @@ std::vector<Option> AccessOptions() {
          cl.service.credentials = std::make_shared<const Credentials>(std::move(credentials));
          return OkStatus();
        }},
-      {{"--region"}, true, [](CommandLine& cl, const std::string&, const std::string& v) {
+      {{"--region"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) {
          cl.service.default_region = v;
          return OkStatus();
        }},
@@ -242,8 +258,9 @@ std::vector<Option> BehaviourOptions() {
                cl.service.transient_status_delay = milliseconds(500);
              }
            }),
-      IntOption({"--transient-status-ms"}, 0, 3'600'000,
-                [](CommandLine& cl, int v) { cl.service.transient_status_delay = milliseconds(v); }),
+      IntOption(
+          {"--transient-status-ms"}, 0, 3'600'000,
+          [](CommandLine& cl, int v) { cl.service.transient_status_delay = milliseconds(v); }),
       IntOption({"--ttl-interval-ms"}, 10, 86'400'000,
                 [](CommandLine& cl, int v) { cl.service.ttl_interval = milliseconds(v); }),
       IntOption({"--background-threads"}, 1, 64,
@@ -252,8 +269,9 @@ std::vector<Option> BehaviourOptions() {
                 [](CommandLine& cl, int v) { cl.service.vector_allocation = milliseconds(v); }),
       IntOption({"--vector-index-build-ms"}, 0, 3'600'000,
                 [](CommandLine& cl, int v) { cl.service.vector_build_minimum = milliseconds(v); }),
-      IntOption({"--vector-exact-threshold"}, 1, 1 << 30,
-                [](CommandLine& cl, int v) { cl.service.vector_search.exact_threshold = size_t(v); }),
+      IntOption(
+          {"--vector-exact-threshold"}, 1, 1 << 30,
+          [](CommandLine& cl, int v) { cl.service.vector_search.exact_threshold = size_t(v); }),
       Flag({"--exact-vector-search"},
            [](CommandLine& cl) { cl.service.vector_search.exact_only = true; }),
   };
@@ -261,7 +279,8 @@ std::vector<Option> BehaviourOptions() {
 
 std::vector<Option> ProcessOptions() {
   return {
-      {{"--log-level"}, true,
+      {{"--log-level"},
+       true,
        [](CommandLine& cl, const std::string&, const std::string& v) -> Status {
          std::optional<log::Level> level = log::ParseLevel(v);
          if (!level) {
@@ -276,7 +295,9 @@ std::vector<Option> ProcessOptions() {
       Flag({"--help", "-help", "-h"}, [](CommandLine& cl) { cl.help = true; }),
       // Nothing to disable: ddbd reports nothing anywhere.
       Flag({"-disableTelemetry"}, [](CommandLine&) {}),
-      {{"-jar"}, true, [](CommandLine& cl, const std::string&, const std::string& jar) {
+      {{"-jar"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& jar) {
          cl.notes.push_back("ignoring '-jar " + jar + "': a DynamoDB Local argument; ddbd is a " +
                             "native binary");
          return OkStatus();
@@ -287,8 +308,8 @@ std::vector<Option> ProcessOptions() {
 const Option* FindOption(std::string_view name) {
   static const std::vector<Option> options = [] {
     std::vector<Option> all;
-    for (auto group : {NetworkOptions, StorageOptions, AccessOptions, BehaviourOptions,
-                       ProcessOptions}) {
+    for (auto group :
+         {NetworkOptions, StorageOptions, AccessOptions, BehaviourOptions, ProcessOptions}) {
       for (Option& option : group()) all.push_back(std::move(option));
     }
     return all;

@@ -18,9 +18,9 @@ struct CommandLine {
   ServiceOptions service;
   bool help = false;
   log::Level log_level = log::Level::kInfo;
-  bool health_check = false;  // ask a running ddbd (--address/--port) whether it answers
+  bool health_check = false;         // ask a running ddbd (--address/--port) whether it answers
   bool max_connections_set = false;  // --max-connections given: not derived from the fd limit
-  std::vector<std::string> notes;  // printed to stderr at start-up
+  std::vector<std::string> notes;    // printed to stderr at start-up
 };
 
 // Fails with a message for unknown or malformed options.

@@ -20,9 +20,8 @@ CredentialScope ParseCredentialScope(std::string_view authorization) {
   if (start == std::string_view::npos) return scope;
   start += kCredential.size();
   size_t end = authorization.find_first_of(", ", start);
-  std::string_view credential = authorization.substr(start, end == std::string_view::npos
-                                                                ? std::string_view::npos
-                                                                : end - start);
+  std::string_view credential = authorization.substr(
+      start, end == std::string_view::npos ? std::string_view::npos : end - start);
   // access-key/yyyymmdd/region/service/aws4_request
   size_t slash = credential.find('/');
   scope.access_key = std::string(credential.substr(0, slash));

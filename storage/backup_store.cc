@@ -74,8 +74,8 @@ Result<std::vector<BackupRecord>> Database::Backups(std::string_view scope) {
   prefix.push_back('\0');
   std::unique_ptr<rocksdb::Iterator> it(
       impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->catalog));
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix) &&
-                         it->key().size() == prefix.size() + 8;
+  for (it->Seek(prefix);
+       it->Valid() && it->key().starts_with(prefix) && it->key().size() == prefix.size() + 8;
        it->Next()) {
     DDBD_ASSIGN_OR_RETURN(BackupRecord backup,
                           DecodeBackup(std::string_view(it->value().data(), it->value().size())));

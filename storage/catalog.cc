@@ -17,8 +17,7 @@ Result<std::unique_ptr<Catalog>> Catalog::Load(Database& db) {
   return catalog;
 }
 
-std::shared_ptr<const TableDef> Catalog::Find(std::string_view scope,
-                                              std::string_view name) const {
+std::shared_ptr<const TableDef> Catalog::Find(std::string_view scope, std::string_view name) const {
   std::shared_lock lock(mutex_);
   auto it = tables_.find(Key{std::string(scope), std::string(name)});
   return it == tables_.end() ? nullptr : it->second;

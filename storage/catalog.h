@@ -7,11 +7,11 @@
 
 #include <functional>
 #include <map>
-#include <unordered_map>
 #include <memory>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "model/result.h"

@@ -30,8 +30,8 @@ Result<std::vector<TableDef>> Database::LoadTables() {
       impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->catalog));
   for (it->Seek(std::string(1, kTablePrefix)); it->Valid() && it->key()[0] == kTablePrefix;
        it->Next()) {
-    DDBD_ASSIGN_OR_RETURN(TableDef table, DecodeTableDef(std::string_view(
-                                              it->value().data(), it->value().size())));
+    DDBD_ASSIGN_OR_RETURN(TableDef table,
+                          DecodeTableDef(std::string_view(it->value().data(), it->value().size())));
     tables.push_back(std::move(table));
   }
   if (!it->status().ok()) return StorageError(it->status());

@@ -121,8 +121,7 @@ Result<std::optional<Item>> Lookup(Database::Impl& impl, rocksdb::ColumnFamilyHa
 
 std::unique_ptr<ItemCursor> NewCursor(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* family,
                                       std::string lower, std::string upper, bool forward) {
-  return std::make_unique<RocksItemCursor>(db, family, std::move(lower), std::move(upper),
-                                           forward);
+  return std::make_unique<RocksItemCursor>(db, family, std::move(lower), std::move(upper), forward);
 }
 
 uint64_t Database::PartitionHash(const std::vector<AttributeValue>& partition) {

@@ -3,9 +3,9 @@
 // "indexes" index entries and stream records (storage/FORMAT.md).
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
+#include <xxhash.h>
 
 #include <algorithm>
-#include <xxhash.h>
 
 #include "model/log.h"
 #include "storage/database.h"
@@ -169,7 +169,8 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   const std::string path = options.in_memory ? "/ddbd-in-memory" : options.path;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
-  rocksdb::Status status = rocksdb::DB::Open(db_options, path, Families(db_options), &handles, &raw);
+  rocksdb::Status status =
+      rocksdb::DB::Open(db_options, path, Families(db_options), &handles, &raw);
   if (!status.ok()) return StorageError(status);
   impl->db.reset(raw);
   impl->catalog = raw->DefaultColumnFamily();

@@ -9,8 +9,7 @@ namespace ddbd::storage {
 
 Result<std::vector<PrimaryKey>> Database::ExpiredItems(uint64_t table_id,
                                                        const AttributeValue& earliest,
-                                                       const AttributeValue& latest,
-                                                       size_t limit) {
+                                                       const AttributeValue& latest, size_t limit) {
   const std::string prefix = CatalogPrefix(kExpiryPrefix, table_id);
   std::string lower = prefix, upper = prefix;
   EncodeKeyValue(earliest, lower);
@@ -21,8 +20,8 @@ Result<std::vector<PrimaryKey>> Database::ExpiredItems(uint64_t table_id,
   std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(options, impl_->catalog));
   std::vector<PrimaryKey> keys;
   for (it->Seek(lower); it->Valid() && keys.size() < limit; it->Next()) {
-    DDBD_ASSIGN_OR_RETURN(PrimaryKey key,
-                          DecodePrimaryKey(std::string_view(it->value().data(), it->value().size())));
+    DDBD_ASSIGN_OR_RETURN(
+        PrimaryKey key, DecodePrimaryKey(std::string_view(it->value().data(), it->value().size())));
     keys.push_back(std::move(key));
   }
   if (!it->status().ok()) return StorageError(it->status());

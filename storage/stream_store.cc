@@ -21,9 +21,9 @@ Result<std::vector<StreamRecord>> Database::ReadStream(uint64_t stream_id, uint6
        it->Next()) {
     const std::string_view key(it->key().data(), it->key().size());
     const uint64_t sequence = ByteReader(key.substr(prefix)).FixedBigEndian64();
-    DDBD_ASSIGN_OR_RETURN(StreamRecord record,
-                          DecodeStreamRecord(sequence, std::string_view(it->value().data(),
-                                                                        it->value().size())));
+    DDBD_ASSIGN_OR_RETURN(
+        StreamRecord record,
+        DecodeStreamRecord(sequence, std::string_view(it->value().data(), it->value().size())));
     records.push_back(std::move(record));
   }
   if (!it->status().ok()) return StorageError(it->status());
@@ -48,9 +48,9 @@ Result<uint64_t> Database::TrimStream(uint64_t stream_id, int64_t before_ms) {
     if (done) break;
   }
   if (trimmed == 0) return trimmed;
-  rocksdb::Status status = impl_->db->DeleteRange(impl_->write_options, impl_->indexes,
-                                                  StreamRecordKey(stream_id, 0),
-                                                  StreamRecordKey(stream_id, last + 1));
+  rocksdb::Status status =
+      impl_->db->DeleteRange(impl_->write_options, impl_->indexes, StreamRecordKey(stream_id, 0),
+                             StreamRecordKey(stream_id, last + 1));
   if (!status.ok()) return StorageError(status);
   return trimmed;
 }
@@ -61,8 +61,8 @@ Result<std::optional<std::pair<uint64_t, uint64_t>>> Database::StreamBounds(uint
       impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->indexes));
   auto sequence_at = [&]() -> std::optional<uint64_t> {
     if (!it->Valid() || !it->key().starts_with(begin)) return std::nullopt;
-    return ByteReader(std::string_view(it->key().data() + begin.size(),
-                                       it->key().size() - begin.size()))
+    return ByteReader(
+               std::string_view(it->key().data() + begin.size(), it->key().size() - begin.size()))
         .FixedBigEndian64();
   };
   it->Seek(begin);

@@ -72,14 +72,14 @@ Status Contribute(Database::Impl& impl, const ItemWrite& write, Pending& pending
   } else {
     batch.DeleteItem(pending.key);
   }
-  batch.AddStatistics(write.table->id,
-                      TableStats{(outcome.new_item ? 1 : 0) - (outcome.existed ? 1 : 0),
-                                 static_cast<int64_t>(outcome.new_size) -
-                                     static_cast<int64_t>(outcome.old_size)});
+  batch.AddStatistics(
+      write.table->id,
+      TableStats{(outcome.new_item ? 1 : 0) - (outcome.existed ? 1 : 0),
+                 static_cast<int64_t>(outcome.new_size) - static_cast<int64_t>(outcome.old_size)});
   const ItemChange change{write, outcome,
-                          outcome.existed ? std::string_view(pending.stored.data(),
-                                                             pending.stored.size())
-                                          : std::string_view(),
+                          outcome.existed
+                              ? std::string_view(pending.stored.data(), pending.stored.size())
+                              : std::string_view(),
                           pending.encoded};
   for (const WritePart* part : impl.parts) {
     Status contributed = part->Contribute(change, batch);

@@ -14,7 +14,7 @@ Status RecordsPart::Contribute(const storage::ItemChange& change,
   if (write.table->sort_key && write.key.sort) {
     record.keys.emplace(write.table->sort_key->name, *write.key.sort);
   }
-  record.event = !outcome.existed  ? storage::StreamEvent::kInsert
+  record.event = !outcome.existed   ? storage::StreamEvent::kInsert
                  : outcome.new_item ? storage::StreamEvent::kModify
                                     : storage::StreamEvent::kRemove;
   const StreamViewType view = stream->view_type;

@@ -20,8 +20,10 @@ Status ExpiryPart::Contribute(const storage::ItemChange& change,
   const std::optional<std::string> attribute = TtlAttribute(change.write.table->id);
   if (!attribute) return OkStatus();
   const storage::WriteOutcome& outcome = change.outcome;
-  const AttributeValue* before = outcome.old_item ? ExpiryOf(*outcome.old_item, *attribute) : nullptr;
-  const AttributeValue* after = outcome.new_item ? ExpiryOf(*outcome.new_item, *attribute) : nullptr;
+  const AttributeValue* before =
+      outcome.old_item ? ExpiryOf(*outcome.old_item, *attribute) : nullptr;
+  const AttributeValue* after =
+      outcome.new_item ? ExpiryOf(*outcome.new_item, *attribute) : nullptr;
   if (before && after && *before == *after) return OkStatus();
   if (before) batch.DeleteExpiry(*before);
   if (after) batch.PutExpiry(*after);

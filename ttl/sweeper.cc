@@ -73,9 +73,9 @@ Result<uint64_t> Sweeper::SweepTable(const TableDef& table, int64_t now_ms) {
   const ExpiryWindow window(now_ms);
   uint64_t deleted = 0;
   for (;;) {
-    DDBD_ASSIGN_OR_RETURN(std::vector<PrimaryKey> expired,
-                          db_.ExpiredItems(table.id, window.earliest(), window.now(),
-                                           kKeysPerRound));
+    DDBD_ASSIGN_OR_RETURN(
+        std::vector<PrimaryKey> expired,
+        db_.ExpiredItems(table.id, window.earliest(), window.now(), kKeysPerRound));
     uint64_t round = 0;
     for (PrimaryKey& key : expired) {
       storage::ItemWrite write;
@@ -131,11 +131,11 @@ void Sweeper::IndexSlice(std::shared_ptr<Backfill> backfill) {
       return;
     }
   }
-  Result<std::optional<PrimaryKey>> done = db_.BackfillSlice(
-      *table, backfill->after, kItemsPerSlice,
-      [&](const Item& item, std::string_view, storage::WriteBatchBuilder& batch) {
-        return ExpiryPart::BackfillExpiry(*table, item, batch);
-      });
+  Result<std::optional<PrimaryKey>> done =
+      db_.BackfillSlice(*table, backfill->after, kItemsPerSlice,
+                        [&](const Item& item, std::string_view, storage::WriteBatchBuilder& batch) {
+                          return ExpiryPart::BackfillExpiry(*table, item, batch);
+                        });
   if (!done.ok()) {
     log::Error("Time to Live backfill of table %s failed: %s", table->name.c_str(),
                done.error().message().c_str());

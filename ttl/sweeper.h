@@ -33,8 +33,8 @@ namespace ddbd::ttl {
 class Sweeper {
  public:
   // REQUIRES: all of these outlive the sweeper; `executor` is stopped before they go.
-  Sweeper(storage::Database& db, storage::Catalog& catalog, const Clock& clock,
-          Executor& executor, std::chrono::milliseconds interval)
+  Sweeper(storage::Database& db, storage::Catalog& catalog, const Clock& clock, Executor& executor,
+          std::chrono::milliseconds interval)
       : db_(db), catalog_(catalog), clock_(clock), executor_(executor), interval_(interval) {}
 
   // Schedules the passes.

@@ -62,7 +62,6 @@ constexpr size_t kMinChurnBeforeRebuild = 256;
 
 }  // namespace
 
-
 VectorIndex::VectorIndex(uint32_t dimensions, DistanceFunction distance, size_t filter_count,
                          SearchTuning tuning)
     : dimensions_(dimensions),
@@ -299,8 +298,9 @@ bool VectorIndex::BuildStep() {
       snapshot.insert(snapshot.end(), point.begin(), point.end());
     }
   }
-  auto fresh = std::make_unique<Graph>(space_.get(), std::max<size_t>(snapshot_slots.size() * 2, 1024),
-                                       GraphDegree(), tuning_.ef_construction);
+  auto fresh =
+      std::make_unique<Graph>(space_.get(), std::max<size_t>(snapshot_slots.size() * 2, 1024),
+                              GraphDegree(), tuning_.ef_construction);
   fresh->setEf(tuning_.ef_search);
   for (size_t i = 0; i < snapshot_slots.size() && !stopping_; ++i) {
     fresh->addPoint(snapshot.data() + i * dimensions_, snapshot_slots[i]);
@@ -333,7 +333,8 @@ bool VectorIndex::BuildStep() {
   return true;
 }
 
-bool VectorIndex::MatchesFilters(uint32_t slot, const std::vector<FilterCondition>& conditions) const {
+bool VectorIndex::MatchesFilters(uint32_t slot,
+                                 const std::vector<FilterCondition>& conditions) const {
   for (const auto& condition : conditions) {
     const auto& value = slots_[slot].filters[condition.filter];
     if (!value || *value != condition.value) return false;
@@ -396,10 +397,10 @@ std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
   // proportion until the rebuild removes them.
   const Graph& graph = *partition.graph;
   if (graph.num_deleted_ > 0 && graph.cur_element_count > 0) {
-    const double deleted = static_cast<double>(graph.num_deleted_) /
-                           static_cast<double>(graph.cur_element_count);
-    fetch = std::max(fetch, static_cast<size_t>(static_cast<double>(tuning_.ef_search) *
-                                                (1 + 8 * deleted)));
+    const double deleted =
+        static_cast<double>(graph.num_deleted_) / static_cast<double>(graph.cur_element_count);
+    fetch = std::max(
+        fetch, static_cast<size_t>(static_cast<double>(tuning_.ef_search) * (1 + 8 * deleted)));
   }
   if (!conditions.empty()) {
     fetch = std::max(fetch, k * members / std::max<size_t>(candidates, 1) * 2);
@@ -487,8 +488,8 @@ size_t VectorIndex::SaveGraphs(const std::string& prefix) {
     keys.write(reinterpret_cast<const char*>(&count), sizeof count);
     for (hnswlib::tableint i = 0; i < count; ++i) {
       const size_t slot = graph.getExternalLabel(i);
-      const bool present = !graph.isMarkedDeleted(i) && slot < slots_.size() &&
-                           slots_[slot].live && slots_[slot].partition == id;
+      const bool present = !graph.isMarkedDeleted(i) && slot < slots_.size() && slots_[slot].live &&
+                           slots_[slot].partition == id;
       WriteBytes(keys, present ? std::string_view(slots_[slot].key) : std::string_view());
     }
     // The rebuild pressure carries over.

@@ -43,14 +43,14 @@ class SpaceInterface;
 namespace ddbd::vector {
 
 struct SearchTuning {
-  bool exact_only = false;       // never build graphs: fully deterministic results
+  bool exact_only = false;  // never build graphs: fully deterministic results
   // Partitions (or filtered candidates) of up to this many entries are searched exactly;
   // 0: as many as cost about as much as a graph search — 2^19 vector elements scanned
   // (4,096 entries at 128 dimensions, 512 at 1,024; see docs/PERFORMANCE.md), at least 256.
   size_t exact_threshold = 0;
-  size_t ef_search = 96;          // HNSW candidate list size; recall measured in bench/
+  size_t ef_search = 96;  // HNSW candidate list size; recall measured in bench/
   size_t ef_construction = 128;
-  size_t graph_degree = 16;       // hnswlib's M (at least 32 above 256 dimensions)
+  size_t graph_degree = 16;  // hnswlib's M (at least 32 above 256 dimensions)
 };
 
 // A DistanceFunction's score of a stored vector for a query (spec §8.2), computed in double

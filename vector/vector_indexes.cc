@@ -58,8 +58,8 @@ VectorIndexes::Held VectorIndexes::Find(const IndexDef& index) {
   std::lock_guard lock(mutex_);
   Held& held = indexes_[index.id];
   if (!held.memory) {
-    held.memory = std::make_shared<VectorIndex>(
-        index.vector->dimensions, index.vector->distance, index.vector->filters.size(), tuning_);
+    held.memory = std::make_shared<VectorIndex>(index.vector->dimensions, index.vector->distance,
+                                                index.vector->filters.size(), tuning_);
   }
   return held;
 }
@@ -144,8 +144,8 @@ void VectorIndexes::BuildSlice() {
   // One unit of work per index, then the thread goes back to other background work.
   for (const auto& [id, memory] : pending) {
     if (stopping_ || executor_.stopping()) break;
-    auto [run, fresh] = builds_.try_emplace(id, BuildRun{std::chrono::steady_clock::now(),
-                                                         memory->graphs_completed()});
+    auto [run, fresh] = builds_.try_emplace(
+        id, BuildRun{std::chrono::steady_clock::now(), memory->graphs_completed()});
     memory->BuildStep();
     if (memory->NeedsBuild()) continue;
     // Reported so that operators (and bench/vector.py) see when search turns approximate.
@@ -218,7 +218,8 @@ void VectorIndexes::Load(EntrySource& source, std::vector<std::shared_ptr<const 
   });
 }
 
-void VectorIndexes::LoadAll(EntrySource& source, std::vector<std::shared_ptr<const TableDef>> tables,
+void VectorIndexes::LoadAll(EntrySource& source,
+                            std::vector<std::shared_ptr<const TableDef>> tables,
                             std::optional<std::string> graph_dir) {
   const auto started = std::chrono::steady_clock::now();
   size_t loaded = 0, graphs = 0;

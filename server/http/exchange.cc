@@ -1,14 +1,13 @@
 // HandleExchange: routing, protocol-level errors and the standard response headers.
 #include "server/http/exchange.h"
 
-#include <algorithm>
-#include <optional>
-
 #include <simdjson.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <random>
 
 #include "model/log.h"
@@ -85,7 +84,8 @@ void CompressReply(const HttpRequest& request, HttpReply& reply) {
 }
 
 // ddbd's own health answer (DynamoDB's GET / always says healthy): 503 with the reason while
-// storage refuses writes. Pinned by: test_connections.py::test_storage_io_errors_are_reported_and_recovered
+// storage refuses writes. Pinned by:
+// test_connections.py::test_storage_io_errors_are_reported_and_recovered
 HttpReply HealthReply(Service& service) {
   const Status health = service.db().Health();
   wire::JsonWriter out;
@@ -165,9 +165,9 @@ HttpReply Route(Service& service, HttpRequest& request) {
     return ErrorReply(reply_type, Error::Serialization());
   }
 
-  CredentialScope credentials =
-      *identity ? CredentialScope{std::move((*identity)->access_key), std::move((*identity)->region)}
-                : ParseCredentialScope(request.authorization);
+  CredentialScope credentials = *identity ? CredentialScope{std::move((*identity)->access_key),
+                                                            std::move((*identity)->region)}
+                                          : ParseCredentialScope(request.authorization);
   std::string region =
       credentials.region.empty() ? service.options().default_region : credentials.region;
   OpContext ctx(service, service.ScopeOf(credentials), std::move(region), request.host);
@@ -192,9 +192,9 @@ std::string NewRequestId() {
 }
 
 HttpReply ConnectionLimitReply(int max_connections) {
-  const Error error = Error::ServiceUnavailable(
-      "ddbd is serving its maximum of " + std::to_string(max_connections) +
-      " connections (--max-connections); retry later");
+  const Error error = Error::ServiceUnavailable("ddbd is serving its maximum of " +
+                                                std::to_string(max_connections) +
+                                                " connections (--max-connections); retry later");
   HttpReply reply = ErrorReply(kJson10, error);
   reply.headers.emplace_back("x-amzn-RequestId", NewRequestId());
   return reply;
@@ -211,12 +211,11 @@ namespace {
 // The request log (--log-requests): one line per request, with the id the client got.
 void LogRequest(const HttpRequest& request, const HttpReply& reply, std::string_view request_id,
                 std::chrono::steady_clock::time_point started) {
-  const double ms = std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - started).count();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   std::string_view operation = request.target.empty() ? request.path : request.target;
-  operation = operation.substr(operation.find('.') == std::string_view::npos
-                                   ? 0
-                                   : operation.find('.') + 1);
+  operation =
+      operation.substr(operation.find('.') == std::string_view::npos ? 0 : operation.find('.') + 1);
   log::Info("request id=%.*s method=%s operation=%.*s status=%d%s%.*s ms=%.3f",
             static_cast<int>(request_id.size()), request_id.data(), request.method.c_str(),
             static_cast<int>(operation.size()), operation.data(), reply.status,

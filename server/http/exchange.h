@@ -19,7 +19,7 @@ struct HttpRequest {
   std::string content_type;
   std::string content_encoding;
   std::string accept_encoding;  // the last Accept-Encoding header, as DynamoDB reads it
-  std::string target;  // X-Amz-Target
+  std::string target;           // X-Amz-Target
   std::string authorization;
   std::string host;
   std::string origin;

@@ -3,24 +3,23 @@
 // converts between Beast messages and HttpRequest/HttpReply.
 #include "server/http/server.h"
 
+#include <algorithm>
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
-
-#include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <optional>
 #include <ctime>
+#include <optional>
 #include <thread>
 #include <type_traits>
 #include <vector>
 
-#include "server/http/exchange.h"
 #include "model/log.h"
+#include "server/http/exchange.h"
 
 namespace ddbd::server::http {
 namespace {
@@ -62,12 +61,24 @@ void CopyHeaders(const bhttp::request<bhttp::string_body>& request, bool all, Ht
     if (all) out.headers.emplace_back(field.name_string(), field.value());
     std::string* target = nullptr;
     switch (field.name()) {
-      case bhttp::field::content_type: target = &out.content_type; break;
-      case bhttp::field::content_encoding: target = &out.content_encoding; break;
-      case bhttp::field::accept_encoding: target = &out.accept_encoding; break;
-      case bhttp::field::authorization: target = &out.authorization; break;
-      case bhttp::field::host: target = &out.host; break;
-      case bhttp::field::origin: target = &out.origin; break;
+      case bhttp::field::content_type:
+        target = &out.content_type;
+        break;
+      case bhttp::field::content_encoding:
+        target = &out.content_encoding;
+        break;
+      case bhttp::field::accept_encoding:
+        target = &out.accept_encoding;
+        break;
+      case bhttp::field::authorization:
+        target = &out.authorization;
+        break;
+      case bhttp::field::host:
+        target = &out.host;
+        break;
+      case bhttp::field::origin:
+        target = &out.origin;
+        break;
       case bhttp::field::access_control_request_headers:
         target = &out.access_control_request_headers;
         break;
@@ -77,7 +88,8 @@ void CopyHeaders(const bhttp::request<bhttp::string_body>& request, bool all, Ht
       case bhttp::field::unknown:
         if (beast::iequals(field.name_string(), "X-Amz-Target")) target = &out.target;
         break;
-      default: break;
+      default:
+        break;
     }
     if (target) target->assign(field.value().data(), field.value().size());
   }
@@ -121,7 +133,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   template <class... StreamArgs>
   Session(Service& service, const ServerOptions& options,
           std::unique_ptr<ConnectionCount::Slot> slot, StreamArgs&&... stream_args)
-      : stream_(std::forward<StreamArgs>(stream_args)...), service_(service), options_(options),
+      : stream_(std::forward<StreamArgs>(stream_args)...),
+        service_(service),
+        options_(options),
         slot_(std::move(slot)) {}
 
   void Start() {
@@ -270,9 +284,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void Drain() {
     drain_buffer_.resize(64 * 1024);
     Tcp().async_read_some(asio::buffer(drain_buffer_),
-                            [self = shared_from_this()](beast::error_code ec, size_t) {
-                              if (!ec) self->Drain();
-                            });
+                          [self = shared_from_this()](beast::error_code ec, size_t) {
+                            if (!ec) self->Drain();
+                          });
   }
 
   static constexpr size_t kReadChunk = 4096;
@@ -379,8 +393,8 @@ namespace {
 Result<ssl::context> TlsContext(const ServerOptions& options) {
   ssl::context context(ssl::context::tls_server);
   context.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
-                      ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
-                      ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+                      ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 |
+                      ssl::context::single_dh_use);
   beast::error_code ec;
   context.use_certificate_chain_file(options.tls_certificate, ec);
   if (ec) {

@@ -201,8 +201,9 @@ Result<SignedRequest> ParseAuthorizationHeader(const RequestView& request,
   }
   if (!signed_headers) missing += "Authorization header requires 'SignedHeaders' parameter. ";
   if (!amz_date && !http_date) {
-    missing += "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' "
-               "header. ";
+    missing +=
+        "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' "
+        "header. ";
   }
   if (!missing.empty()) {
     return Error::IncompleteSignature(missing + "Authorization=" + std::string(authorization));
@@ -227,9 +228,8 @@ Result<SignedRequest> ParseAuthorizationHeader(const RequestView& request,
   return signed_request;
 }
 
-constexpr std::string_view kQueryParameters[] = {"X-Amz-Algorithm", "X-Amz-Credential",
-                                                 "X-Amz-Signature", "X-Amz-SignedHeaders",
-                                                 "X-Amz-Date"};
+constexpr std::string_view kQueryParameters[] = {
+    "X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature", "X-Amz-SignedHeaders", "X-Amz-Date"};
 
 // Presigned requests. The texts for missing and malformed parameters are unverified against
 // DynamoDB: Coral's query-string wording, and S3's for X-Amz-Expires.
@@ -292,10 +292,9 @@ Status CheckTime(const SignedRequest& signed_request, Clock::time_point now) {
     // ddbd's wording (unverified): DynamoDB's phrase, with the request's own validity period.
     const auto valid = std::chrono::seconds(*signed_request.expires);
     if (signed_request.time + valid < now) {
-      return Error::InvalidSignature(
-          "Signature expired: " + date + " is now earlier than " + FormatTimestamp(now - valid) +
-          " (" + FormatTimestamp(now) + " - " + std::to_string(*signed_request.expires) +
-          " sec.)");
+      return Error::InvalidSignature("Signature expired: " + date + " is now earlier than " +
+                                     FormatTimestamp(now - valid) + " (" + FormatTimestamp(now) +
+                                     " - " + std::to_string(*signed_request.expires) + " sec.)");
     }
     return OkStatus();
   }
@@ -326,8 +325,7 @@ Result<Scope> ParseCredential(const SignedRequest& signed_request) {
   std::string problems;
   if (scope.region.empty()) problems += "Credential should be scoped to a valid region, not ''. ";
   if (scope.service != kService) {
-    problems += "Credential should be scoped to correct service: '" + std::string(kService) +
-                "'. ";
+    problems += "Credential should be scoped to correct service: '" + std::string(kService) + "'. ";
   }
   if (scope.terminator != kTerminator) {
     problems += "Credential should be scoped with a valid terminator: 'aws4_request', not '" +
@@ -335,10 +333,11 @@ Result<Scope> ParseCredential(const SignedRequest& signed_request) {
   }
   const std::string_view day = std::string_view(signed_request.timestamp).substr(0, 8);
   if (scope.date != day) {
-    problems += "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date "
-                "from HTTP: '" +
-                std::string(scope.date) + "' != '" + std::string(day) + "', from '" +
-                signed_request.timestamp + "'.";
+    problems +=
+        "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date "
+        "from HTTP: '" +
+        std::string(scope.date) + "' != '" + std::string(day) + "', from '" +
+        signed_request.timestamp + "'.";
   }
   if (!problems.empty()) return Error::InvalidSignature(problems);
   return scope;
@@ -546,8 +545,7 @@ Result<Identity> Verify(const RequestView& request, const Credentials& credentia
     return Error::InvalidSignature("'Host' must be a 'SignedHeader' in the AWS Authorization.");
   }
   if (signed_request.algorithm != kAlgorithm) {
-    return Error::IncompleteSignature("Unsupported AWS 'algorithm': '" +
-                                      signed_request.algorithm +
+    return Error::IncompleteSignature("Unsupported AWS 'algorithm': '" + signed_request.algorithm +
                                       "' (only AWS4-HMAC-SHA256 for now). ");
   }
   DDBD_ASSIGN_OR_RETURN(Scope scope, ParseCredential(signed_request));

@@ -43,15 +43,15 @@ struct RequestView {
 
 // What a request claims about its signature, before any of it is checked against a key.
 struct SignedRequest {
-  bool presigned = false;       // from the query string rather than Authorization
-  std::string algorithm;        // "AWS4-HMAC-SHA256"
-  std::string credential;       // "AKID/20150830/us-east-1/dynamodb/aws4_request"
-  std::string signed_headers;   // "host;x-amz-date", as sent
-  std::string signature;        // lowercase hex, as sent
-  std::string timestamp;        // ISO-8601 basic format, YYYYMMDD'T'HHMMSS'Z'
-  Clock::time_point time;       // `timestamp` as a time
+  bool presigned = false;          // from the query string rather than Authorization
+  std::string algorithm;           // "AWS4-HMAC-SHA256"
+  std::string credential;          // "AKID/20150830/us-east-1/dynamodb/aws4_request"
+  std::string signed_headers;      // "host;x-amz-date", as sent
+  std::string signature;           // lowercase hex, as sent
+  std::string timestamp;           // ISO-8601 basic format, YYYYMMDD'T'HHMMSS'Z'
+  Clock::time_point time;          // `timestamp` as a time
   std::optional<int64_t> expires;  // X-Amz-Expires of a presigned request
-  std::string security_token;   // X-Amz-Security-Token, header or query
+  std::string security_token;      // X-Amz-Security-Token, header or query
 };
 
 // Who signed a request that verified.

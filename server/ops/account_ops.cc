@@ -7,10 +7,14 @@ namespace ddbd::server::ops {
 Result<std::string> DescribeLimits(OpContext&, const Request&) {
   wire::JsonWriter out;
   out.BeginObject()
-      .Key("AccountMaxReadCapacityUnits").Int(80000)
-      .Key("AccountMaxWriteCapacityUnits").Int(80000)
-      .Key("TableMaxReadCapacityUnits").Int(40000)
-      .Key("TableMaxWriteCapacityUnits").Int(40000)
+      .Key("AccountMaxReadCapacityUnits")
+      .Int(80000)
+      .Key("AccountMaxWriteCapacityUnits")
+      .Int(80000)
+      .Key("TableMaxReadCapacityUnits")
+      .Int(40000)
+      .Key("TableMaxWriteCapacityUnits")
+      .Int(40000)
       .EndObject();
   return out.Take();
 }
@@ -22,7 +26,12 @@ Result<std::string> DescribeEndpoints(OpContext& ctx, const Request&) {
       ctx.host().empty() ? "dynamodb." + ctx.region() + ".amazonaws.com" : ctx.host();
   wire::JsonWriter out;
   out.BeginObject().Key("Endpoints").BeginArray();
-  out.BeginObject().Key("Address").String(address).Key("CachePeriodInMinutes").Int(1440).EndObject();
+  out.BeginObject()
+      .Key("Address")
+      .String(address)
+      .Key("CachePeriodInMinutes")
+      .Int(1440)
+      .EndObject();
   out.EndArray().EndObject();
   return out.Take();
 }

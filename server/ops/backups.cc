@@ -28,7 +28,8 @@ std::string BackupArn(const BackupRecord& backup) {
 
 Result<std::string_view> ReadBackupArn(wire::JsonObject body) {
   wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadArn(body, "BackupArn", "backupArn", 37, 1024, errors));
+  DDBD_ASSIGN_OR_RETURN(std::string_view arn,
+                        ReadArn(body, "BackupArn", "backupArn", 37, 1024, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   return arn;
 }
@@ -41,14 +42,21 @@ Result<BackupRecord> FindBackup(OpContext& ctx, std::string_view arn) {
   return Error::BackupNotFound("Backup not found: " + std::string(arn));
 }
 
-void WriteBackupDetails(wire::JsonWriter& out, const BackupRecord& backup, std::string_view status) {
+void WriteBackupDetails(wire::JsonWriter& out, const BackupRecord& backup,
+                        std::string_view status) {
   out.BeginObject()
-      .Key("BackupArn").String(BackupArn(backup))
-      .Key("BackupName").String(backup.name)
-      .Key("BackupSizeBytes").Int(backup.size_bytes)
-      .Key("BackupStatus").String(status)
-      .Key("BackupType").String("USER")
-      .Key("BackupCreationDateTime").EpochSeconds(backup.created_ms)
+      .Key("BackupArn")
+      .String(BackupArn(backup))
+      .Key("BackupName")
+      .String(backup.name)
+      .Key("BackupSizeBytes")
+      .Int(backup.size_bytes)
+      .Key("BackupStatus")
+      .String(status)
+      .Key("BackupType")
+      .String("USER")
+      .Key("BackupCreationDateTime")
+      .EpochSeconds(backup.created_ms)
       .EndObject();
 }
 
@@ -58,20 +66,31 @@ std::string RenderDescription(const BackupRecord& backup, std::string_view statu
   out.BeginObject().Key("BackupDescription").BeginObject();
   out.Key("BackupDetails");
   WriteBackupDetails(out, backup, status);
-  out.Key("SourceTableDetails").BeginObject()
-      .Key("TableName").String(table.name)
-      .Key("TableId").String(table.table_uuid)
-      .Key("TableArn").String(table.Arn())
-      .Key("TableSizeBytes").Int(backup.size_bytes)
-      .Key("ItemCount").Int(backup.item_count)
-      .Key("TableCreationDateTime").EpochSeconds(table.creation_time_ms)
-      .Key("BillingMode").String(table.billing_mode == BillingMode::kPayPerRequest
-                                     ? "PAY_PER_REQUEST" : "PROVISIONED");
+  out.Key("SourceTableDetails")
+      .BeginObject()
+      .Key("TableName")
+      .String(table.name)
+      .Key("TableId")
+      .String(table.table_uuid)
+      .Key("TableArn")
+      .String(table.Arn())
+      .Key("TableSizeBytes")
+      .Int(backup.size_bytes)
+      .Key("ItemCount")
+      .Int(backup.item_count)
+      .Key("TableCreationDateTime")
+      .EpochSeconds(table.creation_time_ms)
+      .Key("BillingMode")
+      .String(table.billing_mode == BillingMode::kPayPerRequest ? "PAY_PER_REQUEST"
+                                                                : "PROVISIONED");
   out.Key("KeySchema");
   WriteKeySchema(out, table);
-  out.Key("ProvisionedThroughput").BeginObject()
-      .Key("ReadCapacityUnits").Int(table.throughput.read_capacity_units)
-      .Key("WriteCapacityUnits").Int(table.throughput.write_capacity_units)
+  out.Key("ProvisionedThroughput")
+      .BeginObject()
+      .Key("ReadCapacityUnits")
+      .Int(table.throughput.read_capacity_units)
+      .Key("WriteCapacityUnits")
+      .Int(table.throughput.write_capacity_units)
       .EndObject();
   out.EndObject();
   out.Key("SourceTableFeatureDetails").BeginObject();
@@ -86,8 +105,13 @@ std::string RenderDescription(const BackupRecord& backup, std::string_view statu
     if (any) out.EndArray();
   }
   if (const StreamSpec* stream = table.EnabledStream()) {
-    out.Key("StreamDescription").BeginObject().Key("StreamEnabled").Bool(true)
-        .Key("StreamViewType").String(StreamViewTypeName(stream->view_type)).EndObject();
+    out.Key("StreamDescription")
+        .BeginObject()
+        .Key("StreamEnabled")
+        .Bool(true)
+        .Key("StreamViewType")
+        .String(StreamViewTypeName(stream->view_type))
+        .EndObject();
   }
   out.Key("TimeToLiveDescription").BeginObject();
   if (table.ttl_attribute) out.Key("AttributeName").String(*table.ttl_attribute);
@@ -179,7 +203,8 @@ Result<std::string> ListBackups(OpContext& ctx, const Request& req) {
                                             {"USER", "SYSTEM", "AWS_BACKUP", "ALL"}, errors));
   DDBD_ASSIGN_OR_RETURN(auto start, wire::GetString(req.body, "ExclusiveStartBackupArn"));
   // Time bounds are epoch seconds (fractions allowed); lower inclusive, upper exclusive.
-  // Pinned by: test_malformed_requests.py::test_every_member_of_every_operation_with_every_wrong_type
+  // Pinned by:
+  // test_malformed_requests.py::test_every_member_of_every_operation_with_every_wrong_type
   auto bound = [&](std::string_view member) -> Result<std::optional<double>> {
     auto json = wire::Member(req.body, member);
     if (!json) return std::optional<double>();
@@ -208,15 +233,24 @@ Result<std::string> ListBackups(OpContext& ctx, const Request& req) {
   for (size_t i = page.begin; i < page.end; ++i) {
     const BackupRecord& backup = listed[i];
     out.BeginObject()
-        .Key("TableName").String(backup.source.name)
-        .Key("TableId").String(backup.source.table_uuid)
-        .Key("TableArn").String(backup.source.Arn())
-        .Key("BackupArn").String(arns[i])
-        .Key("BackupName").String(backup.name)
-        .Key("BackupCreationDateTime").EpochSeconds(backup.created_ms)
-        .Key("BackupStatus").String("AVAILABLE")
-        .Key("BackupType").String("USER")
-        .Key("BackupSizeBytes").Int(backup.size_bytes)
+        .Key("TableName")
+        .String(backup.source.name)
+        .Key("TableId")
+        .String(backup.source.table_uuid)
+        .Key("TableArn")
+        .String(backup.source.Arn())
+        .Key("BackupArn")
+        .String(arns[i])
+        .Key("BackupName")
+        .String(backup.name)
+        .Key("BackupCreationDateTime")
+        .EpochSeconds(backup.created_ms)
+        .Key("BackupStatus")
+        .String("AVAILABLE")
+        .Key("BackupType")
+        .String("USER")
+        .Key("BackupSizeBytes")
+        .Int(backup.size_bytes)
         .EndObject();
   }
   out.EndArray();
@@ -245,7 +279,8 @@ Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
                                   "ProvisionedThroughputOverride", "OnDemandThroughputOverride",
                                   "SSESpecificationOverride"}) {
     if (wire::Member(req.body, member)) {
-      return Error::Validation(std::string(member) + " is not supported by this version of ddbd yet");
+      return Error::Validation(std::string(member) +
+                               " is not supported by this version of ddbd yet");
     }
   }
   DDBD_ASSIGN_OR_RETURN(BackupRecord backup, FindBackup(ctx, *arn));
@@ -266,8 +301,8 @@ Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
   definition.tags.clear();
   definition.pitr_enabled_ms = 0;
   definition.deletion_protection = false;
-  definition.restored_from = TableDef::RestoreSource{BackupArn(backup), backup.source.Arn(),
-                                                     definition.creation_time_ms};
+  definition.restored_from =
+      TableDef::RestoreSource{BackupArn(backup), backup.source.Arn(), definition.creation_time_ms};
   for (IndexDef& index : definition.indexes) {
     index.status = IndexStatus::kActive;
     index.backfilling = false;
@@ -277,8 +312,9 @@ Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
     definition.billing_mode_updated_ms = definition.creation_time_ms;
     definition.throughput = {};
   } else if (mode == "PROVISIONED" && definition.billing_mode != BillingMode::kProvisioned) {
-    return Error::Validation("ProvisionedThroughputOverride is required to restore a "
-                             "PAY_PER_REQUEST backup as PROVISIONED");
+    return Error::Validation(
+        "ProvisionedThroughputOverride is required to restore a "
+        "PAY_PER_REQUEST backup as PROVISIONED");
   }
   DDBD_ASSIGN_OR_RETURN(auto created, ctx.catalog().Create(std::move(definition)));
   auto restore = [&]() -> Result<std::shared_ptr<const TableDef>> {

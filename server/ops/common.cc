@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <random>
 
-#include <cmath>
-
+#include "model/utf8.h"
 #include "server/wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
@@ -33,8 +33,8 @@ Status CheckKeyValue(const AttributeValue& value, std::string_view name, bool is
     return Error::Validation(
         std::string("One or more parameter values are not valid. The AttributeValue for a key "
                     "attribute cannot contain an empty ") +
-        (value.type() == AttributeType::kB ? "binary" : "string") + " value. Key: " +
-        std::string(name));
+        (value.type() == AttributeType::kB ? "binary" : "string") +
+        " value. Key: " + std::string(name));
   }
   if (value.type() == AttributeType::kN) return OkStatus();
   if (is_partition && value.scalar().size() > kMaxPartitionKeyBytes) {
@@ -114,19 +114,18 @@ Result<std::optional<std::string_view>> ReadEnum(wire::JsonObject body, std::str
 
 Result<CapacityDetail> ReadReturnConsumedCapacity(wire::JsonObject body,
                                                   wire::ConstraintErrors& errors) {
-  DDBD_ASSIGN_OR_RETURN(auto value, ReadEnum(body, "ReturnConsumedCapacity",
-                                             "returnConsumedCapacity",
-                                             {"INDEXES", "TOTAL", "NONE"}, errors));
+  DDBD_ASSIGN_OR_RETURN(auto value,
+                        ReadEnum(body, "ReturnConsumedCapacity", "returnConsumedCapacity",
+                                 {"INDEXES", "TOTAL", "NONE"}, errors));
   if (value == "TOTAL") return CapacityDetail::kTotal;
   if (value == "INDEXES") return CapacityDetail::kIndexes;
   return CapacityDetail::kNone;
 }
 
 Result<ReturnValues> ReadReturnValues(wire::JsonObject body, wire::ConstraintErrors& errors) {
-  DDBD_ASSIGN_OR_RETURN(auto value,
-                        ReadEnum(body, "ReturnValues", "returnValues",
-                                 {"NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"},
-                                 errors));
+  DDBD_ASSIGN_OR_RETURN(
+      auto value, ReadEnum(body, "ReturnValues", "returnValues",
+                           {"NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"}, errors));
   if (value == "ALL_OLD") return ReturnValues::kAllOld;
   if (value == "UPDATED_OLD") return ReturnValues::kUpdatedOld;
   if (value == "ALL_NEW") return ReturnValues::kAllNew;
@@ -136,9 +135,9 @@ Result<ReturnValues> ReadReturnValues(wire::JsonObject body, wire::ConstraintErr
 
 Result<bool> ReadReturnItemCollectionMetrics(wire::JsonObject body,
                                              wire::ConstraintErrors& errors) {
-  DDBD_ASSIGN_OR_RETURN(auto value, ReadEnum(body, "ReturnItemCollectionMetrics",
-                                             "returnItemCollectionMetrics", {"SIZE", "NONE"},
-                                             errors));
+  DDBD_ASSIGN_OR_RETURN(auto value,
+                        ReadEnum(body, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics",
+                                 {"SIZE", "NONE"}, errors));
   return value == "SIZE";
 }
 
@@ -175,7 +174,8 @@ Result<PrimaryKey> KeyFromParameter(const TableDef& table, const AttributeMap& k
 }
 
 bool HasKeyOfWrongType(const TableDef& table, const AttributeMap& key) {
-  for (const KeyElement* element : {&table.partition_key, table.sort_key ? &*table.sort_key : nullptr}) {
+  for (const KeyElement* element :
+       {&table.partition_key, table.sort_key ? &*table.sort_key : nullptr}) {
     if (!element) continue;
     auto it = key.find(element->name);
     if (it != key.end() && it->second.type() != ToAttributeType(element->type)) return true;
@@ -185,8 +185,8 @@ bool HasKeyOfWrongType(const TableDef& table, const AttributeMap& key) {
 
 Result<PrimaryKey> KeyFromItem(const TableDef& table, const AttributeMap& item) {
   PrimaryKey result;
-  for (const KeyElement* element : {&table.partition_key,
-                                    table.sort_key ? &*table.sort_key : nullptr}) {
+  for (const KeyElement* element :
+       {&table.partition_key, table.sort_key ? &*table.sort_key : nullptr}) {
     if (!element) continue;
     auto it = item.find(element->name);
     if (it == item.end()) {
@@ -194,8 +194,8 @@ Result<PrimaryKey> KeyFromItem(const TableDef& table, const AttributeMap& item) 
                                element->name + " in the item");
     }
     if (it->second.type() != ToAttributeType(element->type)) {
-      return Error::Validation(std::string(kKeyTypeMismatchPrefix) + element->name + " expected: " +
-                               std::string(KeyAttributeTypeName(element->type)) +
+      return Error::Validation(std::string(kKeyTypeMismatchPrefix) + element->name +
+                               " expected: " + std::string(KeyAttributeTypeName(element->type)) +
                                " actual: " + std::string(TypeName(it->second.type())));
     }
     const bool is_partition = element == &table.partition_key;
@@ -231,18 +231,6 @@ namespace {
 constexpr size_t kMaxTagKeyCharacters = 128;
 constexpr size_t kMaxTagValueCharacters = 256;
 
-// The code point of the UTF-8 sequence at `text[at]`, advancing `at` past it. The JSON
-// reader has validated the encoding.
-char32_t NextCodePoint(std::string_view text, size_t& at) {
-  const auto lead = static_cast<unsigned char>(text[at++]);
-  const int extra = lead < 0x80 ? 0 : lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;
-  char32_t point = extra == 0 ? lead : lead & (0x3F >> extra);
-  for (int i = 0; i < extra && at < text.size(); ++i) {
-    point = (point << 6) | (static_cast<unsigned char>(text[at++]) & 0x3F);
-  }
-  return point;
-}
-
 // AWS's tag character set: letters, digits and spaces of any script (\p{L}, \p{N}, \p{Z})
 // and _ . : / = + - @. Outside ASCII and Latin-1 this refuses the blocks of punctuation,
 // symbols, marks, controls, private use and emoji and accepts the rest, which is letters
@@ -252,33 +240,31 @@ bool IsTagCharacter(char32_t c) {
     return std::isalnum(static_cast<int>(c)) || c == ' ' ||
            std::string_view("_.:/=+-@").find(static_cast<char>(c)) != std::string_view::npos;
   }
-  if (c < 0xA0) return false;                        // C1 controls
-  if (c <= 0xBF) {                                   // Latin-1 punctuation and symbols, but
+  if (c < 0xA0) return false;  // C1 controls
+  if (c <= 0xBF) {             // Latin-1 punctuation and symbols, but
     return std::u32string_view(U"\u00A0\u00AA\u00B2\u00B3\u00B5\u00B9\u00BA\u00BC\u00BD\u00BE")
                .find(c) != std::u32string_view::npos;  // NBSP, ª, µ, º, ², ³, ¹, ¼, ½, ¾
   }
-  if (c == 0xD7 || c == 0xF7) return false;          // × ÷
-  if (c >= 0x2000 && c <= 0x206F) {                  // general punctuation, but its spaces
+  if (c == 0xD7 || c == 0xF7) return false;  // × ÷
+  if (c >= 0x2000 && c <= 0x206F) {          // general punctuation, but its spaces
     return c <= 0x200A || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F;
   }
-  struct Range { char32_t first, last; };
+  struct Range {
+    char32_t first, last;
+  };
   static constexpr Range kRefused[] = {
-      {0x0300, 0x036F},    // combining diacritical marks
-      {0x20A0, 0x20FF},    // currency symbols, combining marks for symbols
-      {0x2190, 0x2BFF},    // arrows, mathematical operators, technical, shapes, dingbats
-      {0x2E00, 0x2E7F},    // supplemental punctuation
-      {0x3001, 0x3004},    // CJK punctuation
-      {0x3008, 0x3020},
-      {0xD800, 0xF8FF},    // surrogates, private use
-      {0xFE00, 0xFE6F},    // variation selectors, vertical and small forms
-      {0xFEFF, 0xFEFF},    // byte order mark
-      {0xFF01, 0xFF0F},    // fullwidth punctuation
-      {0xFF1A, 0xFF20},
-      {0xFF3B, 0xFF40},
-      {0xFF5B, 0xFF65},
-      {0xFFF0, 0xFFFF},    // specials
-      {0x1F000, 0x1FAFF},  // emoji and other pictographs
-      {0xE0000, 0x10FFFF}, // tags, variation selectors supplement, private use planes
+      {0x0300, 0x036F},  // combining diacritical marks
+      {0x20A0, 0x20FF},  // currency symbols, combining marks for symbols
+      {0x2190, 0x2BFF},  // arrows, mathematical operators, technical, shapes, dingbats
+      {0x2E00, 0x2E7F},  // supplemental punctuation
+      {0x3001, 0x3004},  // CJK punctuation
+      {0x3008, 0x3020},    {0xD800, 0xF8FF},  // surrogates, private use
+      {0xFE00, 0xFE6F},                       // variation selectors, vertical and small forms
+      {0xFEFF, 0xFEFF},                       // byte order mark
+      {0xFF01, 0xFF0F},                       // fullwidth punctuation
+      {0xFF1A, 0xFF20},    {0xFF3B, 0xFF40}, {0xFF5B, 0xFF65}, {0xFFF0, 0xFFFF},  // specials
+      {0x1F000, 0x1FAFF},   // emoji and other pictographs
+      {0xE0000, 0x10FFFF},  // tags, variation selectors supplement, private use planes
   };
   for (const Range& range : kRefused) {
     if (c >= range.first && c <= range.last) return false;
@@ -290,7 +276,7 @@ bool IsTagCharacter(char32_t c) {
 bool IsValidTagText(std::string_view text, size_t min, size_t max) {
   size_t characters = 0;
   for (size_t at = 0; at < text.size(); ++characters) {
-    if (!IsTagCharacter(NextCodePoint(text, at))) return false;
+    if (!IsTagCharacter(DecodeUtf8At(text, at))) return false;
   }
   return characters >= min && characters <= max;
 }
@@ -323,7 +309,8 @@ Status CheckTagKey(const std::optional<std::string_view>& key) {
 
 Status CheckTagCount(size_t count) {
   if (count > kMaxTagsPerResource) {
-    return Error::Validation("Number of Tags exceed the current limit for the provided ResourceArn");
+    return Error::Validation(
+        "Number of Tags exceed the current limit for the provided ResourceArn");
   }
   return OkStatus();
 }
@@ -347,8 +334,8 @@ Result<std::optional<std::vector<Tag>>> ReadTags(wire::JsonObject body,
   for (size_t i = 0; i < tags.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
       if (tags[i].key == tags[j].key) {
-        return Error::Validation(
-            "Duplicate Tag Keys provided as input: Duplicate Tag Key found " + tags[i].key);
+        return Error::Validation("Duplicate Tag Keys provided as input: Duplicate Tag Key found " +
+                                 tags[i].key);
       }
     }
   }
@@ -417,12 +404,12 @@ void WriteConsumedCapacity(wire::JsonWriter& out, CapacityDetail detail,
 std::string NewTableUuid() {
   thread_local std::mt19937_64 random(std::random_device{}());
   uint64_t high = random(), low = random();
-  high = (high & ~0xF000ULL) | 0x4000ULL;                 // version 4
-  low = (low & ~(3ULL << 62)) | (2ULL << 62);             // RFC 4122 variant
+  high = (high & ~0xF000ULL) | 0x4000ULL;      // version 4
+  low = (low & ~(3ULL << 62)) | (2ULL << 62);  // RFC 4122 variant
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
-                static_cast<unsigned>(high >> 32), static_cast<unsigned>((high >> 16) & 0xFFFF),
-                static_cast<unsigned>(high & 0xFFFF), static_cast<unsigned>(low >> 48),
+  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(high >> 32),
+                static_cast<unsigned>((high >> 16) & 0xFFFF), static_cast<unsigned>(high & 0xFFFF),
+                static_cast<unsigned>(low >> 48),
                 static_cast<unsigned long long>(low & 0xFFFFFFFFFFFFULL));
   return buf;
 }

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <map>
-
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,8 +57,7 @@ Result<CapacityDetail> ReadReturnConsumedCapacity(wire::JsonObject body,
 enum class ReturnValues : uint8_t { kNone, kAllOld, kUpdatedOld, kAllNew, kUpdatedNew };
 Result<ReturnValues> ReadReturnValues(wire::JsonObject body, wire::ConstraintErrors& errors);
 // ReturnItemCollectionMetrics (SIZE | NONE): true for SIZE.
-Result<bool> ReadReturnItemCollectionMetrics(wire::JsonObject body,
-                                             wire::ConstraintErrors& errors);
+Result<bool> ReadReturnItemCollectionMetrics(wire::JsonObject body, wire::ConstraintErrors& errors);
 
 // {"ItemCollectionKey":{<pk>:<value>},"SizeEstimateRangeGB":[lo,hi]} for a table with LSIs.
 void WriteItemCollectionMetrics(wire::JsonWriter& out, const TableDef& table,
@@ -111,7 +109,7 @@ struct CapacityUse {
   double table_units = 0;
   std::map<std::string, double> global_indexes;  // index name → units
   std::map<std::string, double> local_indexes;
-  std::map<std::string, int64_t> vector_bytes;   // index name → VectorWriteRequestBytes
+  std::map<std::string, int64_t> vector_bytes;  // index name → VectorWriteRequestBytes
   void Add(const CapacityUse& other);
   // Table and index units multiplied by `factor` (transactions cost twice), vector bytes not.
   CapacityUse Times(double factor) const;

@@ -57,8 +57,9 @@ Result<PitrChange> ReadPitrChange(wire::JsonObject body) {
   }
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   if (!change.enabled && change.recovery_days) {
-    return Error::Validation("Invalid Request: Cannot specify RecoveryPeriodInDays when "
-                             "disabling point-in-time recovery.");
+    return Error::Validation(
+        "Invalid Request: Cannot specify RecoveryPeriodInDays when "
+        "disabling point-in-time recovery.");
   }
   return change;
 }

@@ -11,7 +11,6 @@
 namespace ddbd::server::ops {
 namespace {
 
-
 struct CreateTableInput {
   std::optional<std::string_view> table_name;
   std::vector<AttributeDefinition> attribute_definitions;
@@ -22,8 +21,6 @@ struct CreateTableInput {
   std::optional<std::vector<IndexInput>> local_indexes;
   std::optional<std::vector<VectorIndexInput>> vector_indexes;
 };
-
-
 
 Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body) {
   CreateTableInput in;

@@ -94,7 +94,8 @@ Result<KeyNames> KeysOf(OpContext& ctx, const Statement& st) {
       return Error::Validation("The table does not have the specified index: " + *st.index);
     }
     keys.partition = index->partition_keys.size() == 1 ? index->partition_keys[0].name : "";
-    keys.sort = index->sort_keys.size() == 1 ? std::optional(index->sort_keys[0].name) : std::nullopt;
+    keys.sort =
+        index->sort_keys.size() == 1 ? std::optional(index->sort_keys[0].name) : std::nullopt;
   }
   return keys;
 }
@@ -180,7 +181,8 @@ Result<KeyedTarget> TargetOf(OpContext& ctx, const Statement& st) {
 // the item, an INSERT needs its absence.
 Condition OnPartitionKey(Statement& st, const std::string& partition_key, bool exists) {
   Condition condition;
-  condition.kind = exists ? Condition::Kind::kAttributeExists : Condition::Kind::kAttributeNotExists;
+  condition.kind =
+      exists ? Condition::Kind::kAttributeExists : Condition::Kind::kAttributeNotExists;
   expressions::Operand operand;
   operand.path.elements.push_back(
       {expressions::PathElement::Kind::kNamePlaceholder, st.NamePlaceholder(partition_key), 0});
@@ -433,8 +435,8 @@ Result<std::string> RunWriteTransaction(OpContext& ctx, std::vector<ListedStatem
     std::vector<CancellationReason> reasons = output.error().cancellation_reasons();
     for (size_t i = 0; i < reasons.size(); ++i) {
       if (inserts[i] && reasons[i].code == "ConditionalCheckFailed") {
-        reasons[i] = CancellationReason{"DuplicateItem", "Duplicate primary key exists in table",
-                                        nullptr};
+        reasons[i] =
+            CancellationReason{"DuplicateItem", "Duplicate primary key exists in table", nullptr};
       }
     }
     return Error::TransactionCanceled(std::move(reasons));
@@ -479,9 +481,8 @@ Result<std::string> ExecuteTransaction(OpContext& ctx, const Request& req) {
   }
   std::optional<std::string> client_token;
   if (token) client_token = std::string(*token);
-  return RunIdempotently(ctx, client_token, simdjson::minify(req.body), [&] {
-    return RunWriteTransaction(ctx, std::move(statements), capacity);
-  });
+  return RunIdempotently(ctx, client_token, simdjson::minify(req.body),
+                         [&] { return RunWriteTransaction(ctx, std::move(statements), capacity); });
 }
 
 namespace {

@@ -15,8 +15,8 @@ using expressions::ExpressionKind;
 bool IsPlaceholderKey(std::string_view key, char sigil) {
   if (key.size() < 2 || key[0] != sigil) return false;
   for (char c : key.substr(1)) {
-    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '_';
+    const bool word =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     if (!word) return false;
   }
   return true;
@@ -29,12 +29,16 @@ Result<std::map<std::string, std::string, std::less<>>> ReadNames(wire::JsonObje
   for (auto field : *object) {
     DDBD_ASSIGN_OR_RETURN(std::string_view name, wire::AsString(field.value));
     if (!IsPlaceholderKey(field.key, '#')) {
-      return Error::Validation("ExpressionAttributeNames contains invalid key: Syntax error; "
-                               "key: \"" + std::string(field.key) + "\"");
+      return Error::Validation(
+          "ExpressionAttributeNames contains invalid key: Syntax error; "
+          "key: \"" +
+          std::string(field.key) + "\"");
     }
     if (name.empty()) {
-      return Error::Validation("ExpressionAttributeNames contains invalid value: Empty attribute "
-                               "name for key " + std::string(field.key));
+      return Error::Validation(
+          "ExpressionAttributeNames contains invalid value: Empty attribute "
+          "name for key " +
+          std::string(field.key));
     }
     names.emplace(std::string(field.key), std::string(name));
   }
@@ -48,8 +52,10 @@ Result<std::map<std::string, AttributeValue, std::less<>>> ReadValues(wire::Json
   if (!object) return values;
   for (auto field : *object) {
     if (!IsPlaceholderKey(field.key, ':')) {
-      return Error::Validation("ExpressionAttributeValues contains invalid key: Syntax error; "
-                               "key: \"" + std::string(field.key) + "\"");
+      return Error::Validation(
+          "ExpressionAttributeValues contains invalid key: Syntax error; "
+          "key: \"" +
+          std::string(field.key) + "\"");
     }
     Result<AttributeValue> value = wire::ParseAttributeValue(field.value);
     if (!value.ok()) {
@@ -115,14 +121,18 @@ Result<ExpressionTexts> ReadTexts(wire::JsonObject body, const ExpressionMembers
 // DynamoDB's refusals of names and values without expressions, and of expression members
 // mixed with legacy ones.
 Status CheckMembersGoTogether(wire::JsonObject body, const ExpressionMembers& accepted,
-                              const ExpressionTexts& texts, const std::vector<std::string>& legacy) {
+                              const ExpressionTexts& texts,
+                              const std::vector<std::string>& legacy) {
   if (!texts.any_value_bearing() && !texts.projection &&
       wire::Member(body, "ExpressionAttributeNames")) {
-    return Error::Validation("ExpressionAttributeNames can only be specified when using expressions");
+    return Error::Validation(
+        "ExpressionAttributeNames can only be specified when using expressions");
   }
   if (!texts.any_value_bearing() && wire::Member(body, "ExpressionAttributeValues")) {
-    return Error::Validation("ExpressionAttributeValues can only be specified when using "
-                             "expressions: " + ValueBearingMembers(accepted));
+    return Error::Validation(
+        "ExpressionAttributeValues can only be specified when using "
+        "expressions: " +
+        ValueBearingMembers(accepted));
   }
   // KeyConditions conflicts with KeyConditionExpression alone: DynamoDBMapper queries send
   // KeyConditions with a FilterExpression or ProjectionExpression.
@@ -143,9 +153,10 @@ Status CheckMembersGoTogether(wire::JsonObject body, const ExpressionMembers& ac
     for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + std::string(names[i]);
     return out;
   };
-  return Error::Validation("Can not use both expression and non-expression parameters in the "
-                           "same request: Non-expression parameters: {" + join(conflicting) +
-                           "} Expression parameters: {" + join(expression_members) + "}");
+  return Error::Validation(
+      "Can not use both expression and non-expression parameters in the "
+      "same request: Non-expression parameters: {" +
+      join(conflicting) + "} Expression parameters: {" + join(expression_members) + "}");
 }
 
 // Parses (through the parse cache) and binds one condition member.
@@ -166,7 +177,8 @@ Status ParseAndBind(const ExpressionTexts& texts, ExpressionInputs& in) {
   }
   DDBD_RETURN_IF_ERROR(
       ParseCondition(texts.condition, ExpressionKind::kCondition, in.bindings, in.condition));
-  DDBD_RETURN_IF_ERROR(ParseCondition(texts.filter, ExpressionKind::kFilter, in.bindings, in.filter));
+  DDBD_RETURN_IF_ERROR(
+      ParseCondition(texts.filter, ExpressionKind::kFilter, in.bindings, in.filter));
   DDBD_RETURN_IF_ERROR(ParseCondition(texts.search, ExpressionKind::kSearchCondition, in.bindings,
                                       in.search_condition));
   if (texts.projection) {

@@ -32,9 +32,8 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
                             BillingMode billing_mode) {
   IndexDef index;
   // A GSI's second HASH element makes it a multi-attribute key.
-  const bool multi_attribute =
-      !in.local && in.key_schema.size() >= 2 &&
-      (in.key_schema.size() > 2 || in.key_schema[1].key_type == "HASH");
+  const bool multi_attribute = !in.local && in.key_schema.size() >= 2 &&
+                               (in.key_schema.size() > 2 || in.key_schema[1].key_type == "HASH");
   if (!multi_attribute) {
     DDBD_RETURN_IF_ERROR(CheckKeySchemaShape(in.key_schema, definitions));
   } else {
@@ -47,7 +46,8 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
           "Both the Hash Key and the Range Key element in the KeySchema have the same name");
     }
     if (in.key_schema[0].key_type != "HASH") {
-      return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+      return Error::Validation(
+          "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
     }
   }
   // Multi-attribute texts as a catalogue of live DynamoDB answers records them.
@@ -59,10 +59,12 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
       in_sort = true;
       index.sort_keys.push_back(element);
     } else if (in_sort) {
-      return multi_attribute ? Invalid("All HASH key attributes must precede RANGE key attributes "
-                                       "in the KeySchema")
-                             : Error::Validation("Invalid KeySchema: The second KeySchemaElement "
-                                                 "is not a RANGE key type");
+      return multi_attribute ? Invalid(
+                                   "All HASH key attributes must precede RANGE key attributes "
+                                   "in the KeySchema")
+                             : Error::Validation(
+                                   "Invalid KeySchema: The second KeySchemaElement "
+                                   "is not a RANGE key type");
     } else {
       index.partition_keys.push_back(element);
     }
@@ -78,9 +80,11 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
       return Invalid("Index KeySchema does not have a range key for index: " + in.name);
     }
     if (index.partition_keys[0].name != table_hash.name) {
-      return Invalid("Index KeySchema does not have the same leading hash key as table KeySchema "
-                     "for index: " + in.name + ". index hash key: " + index.partition_keys[0].name +
-                     ", table hash key: " + table_hash.name);
+      return Invalid(
+          "Index KeySchema does not have the same leading hash key as table KeySchema "
+          "for index: " +
+          in.name + ". index hash key: " + index.partition_keys[0].name +
+          ", table hash key: " + table_hash.name);
     }
   }
   DDBD_RETURN_IF_ERROR(CheckProjectionShape(in.projection_type, in.non_key_attributes));
@@ -97,8 +101,8 @@ Result<IndexDef> CheckIndex(const IndexInput& in, const KeyElement& table_hash,
   if (in.non_key_attributes) index.non_key_attributes = *in.non_key_attributes;
   if (in.throughput) index.throughput = *in.throughput;
   if (in.on_demand) {
-    DDBD_RETURN_IF_ERROR(CheckOnDemand(*in.on_demand, billing_mode, OnDemandSite::kCreateIndex,
-                                       in.name));
+    DDBD_RETURN_IF_ERROR(
+        CheckOnDemand(*in.on_demand, billing_mode, OnDemandSite::kCreateIndex, in.name));
     ApplyOnDemand(*in.on_demand, index.on_demand);
   }
   return index;
@@ -113,9 +117,9 @@ Status ReadProjection(wire::JsonObject object, const std::string& path,
   if (!projection) {
     errors.NotNull(path + ".projection");
   } else {
-    DDBD_ASSIGN_OR_RETURN(auto read_type, ReadEnum(*projection, "ProjectionType",
-                                                   path + ".projection.projectionType",
-                                                   {"ALL", "KEYS_ONLY", "INCLUDE"}, errors));
+    DDBD_ASSIGN_OR_RETURN(
+        auto read_type, ReadEnum(*projection, "ProjectionType", path + ".projection.projectionType",
+                                 {"ALL", "KEYS_ONLY", "INCLUDE"}, errors));
     if (read_type) type = std::string(*read_type);
     DDBD_ASSIGN_OR_RETURN(auto non_key, wire::GetArray(*projection, "NonKeyAttributes"));
     if (non_key) {
@@ -135,10 +139,9 @@ Status ReadProjection(wire::JsonObject object, const std::string& path,
       if (names.empty()) errors.LengthAtLeast("[]", attributes_path, 1);
       if (names.size() > 20) errors.LengthAtMost("[...]", attributes_path, 20);
       // Pinned by: test_index_updates.py::test_non_key_attribute_names_are_1_to_255_characters
-      if (std::any_of(names.begin(), names.end(),
-                      [](const std::string& name) {
-                        return name.empty() || wire::CharacterCount(name) > 255;
-                      })) {
+      if (std::any_of(names.begin(), names.end(), [](const std::string& name) {
+            return name.empty() || wire::CharacterCount(name) > 255;
+          })) {
         errors.EachMember(wire::JavaList(names), attributes_path,
                           "[Member must have length less than or equal to 255, Member must have "
                           "length greater than or equal to 1]");
@@ -178,7 +181,7 @@ size_t VectorProjectedAttributes(const IndexDef& index) {
 }
 
 ProjectionType ToProjectionType(std::string_view type) {
-  return type == "ALL" ? ProjectionType::kAll
+  return type == "ALL"         ? ProjectionType::kAll
          : type == "KEYS_ONLY" ? ProjectionType::kKeysOnly
                                : ProjectionType::kInclude;
 }
@@ -201,9 +204,9 @@ Result<IndexInput> ReadIndex(wire::JsonValue json, const std::string& path, bool
   DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(json));
   DDBD_ASSIGN_OR_RETURN(index.name, ReadIndexName(object, path, errors));
   DDBD_ASSIGN_OR_RETURN(index.key_schema, ReadKeySchema(object, path + ".keySchema",
-                                                      local ? 2 : 2 * kMaxKeyAttributes, errors));
-  DDBD_RETURN_IF_ERROR(ReadProjection(object, path, errors, index.projection_type,
-                                      index.non_key_attributes));
+                                                        local ? 2 : 2 * kMaxKeyAttributes, errors));
+  DDBD_RETURN_IF_ERROR(
+      ReadProjection(object, path, errors, index.projection_type, index.non_key_attributes));
   if (local) {
     // Not part of an LSI: only the member's JSON type is checked.
     DDBD_ASSIGN_OR_RETURN(auto ignored, wire::GetObject(object, "ProvisionedThroughput"));
@@ -225,10 +228,12 @@ Status CheckKeySchemaShape(const std::vector<KeySchemaInput>& schema,
         "Both the Hash Key and the Range Key element in the KeySchema have the same name");
   }
   if (schema[0].key_type != "HASH") {
-    return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    return Error::Validation(
+        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
   }
   if (keys.size() == 2 && schema[1].key_type != "RANGE") {
-    return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+    return Error::Validation(
+        "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
   }
   return OkStatus();
 }
@@ -263,21 +268,20 @@ Result<std::optional<std::vector<IndexInput>>> ReadIndexes(wire::JsonObject body
   std::vector<IndexInput> indexes;
   size_t i = 0;
   for (wire::JsonValue element : *array) {
-    DDBD_ASSIGN_OR_RETURN(IndexInput index,
-                          ReadIndex(element, base + "." + std::to_string(++i) + ".member", local,
-                                    errors));
+    DDBD_ASSIGN_OR_RETURN(
+        IndexInput index,
+        ReadIndex(element, base + "." + std::to_string(++i) + ".member", local, errors));
     indexes.push_back(std::move(index));
   }
   return std::optional<std::vector<IndexInput>>(std::move(indexes));
 }
 
-Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
-                                           const std::optional<KeyElement>& table_range,
-                                           const std::vector<AttributeDefinition>& definitions,
-                                           BillingMode billing_mode,
-                                           const std::optional<std::vector<IndexInput>>& gsis,
-                                           const std::optional<std::vector<IndexInput>>& lsis,
-                                           const std::optional<std::vector<VectorIndexInput>>& vectors) {
+Result<std::vector<IndexDef>> CheckIndexes(
+    const KeyElement& table_hash, const std::optional<KeyElement>& table_range,
+    const std::vector<AttributeDefinition>& definitions, BillingMode billing_mode,
+    const std::optional<std::vector<IndexInput>>& gsis,
+    const std::optional<std::vector<IndexInput>>& lsis,
+    const std::optional<std::vector<VectorIndexInput>>& vectors) {
   if (lsis && lsis->empty()) return Invalid("List of LocalSecondaryIndexes is empty");
   if (gsis && gsis->empty()) return Invalid("List of GlobalSecondaryIndexes is empty");
   if (vectors && vectors->empty()) return Invalid("List of VectorIndexes is empty");
@@ -286,7 +290,8 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
   size_t projected = 0;
   auto add = [&](const std::vector<IndexInput>& inputs) -> Status {
     for (const auto& input : inputs) {
-      DDBD_ASSIGN_OR_RETURN(IndexDef index, CheckIndex(input, table_hash, definitions, billing_mode));
+      DDBD_ASSIGN_OR_RETURN(IndexDef index,
+                            CheckIndex(input, table_hash, definitions, billing_mode));
       if (!names.insert(index.name).second) return Invalid("Duplicate index name: " + index.name);
       projected += index.non_key_attributes.size();
       result.push_back(std::move(index));
@@ -295,8 +300,9 @@ Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
   };
   if (lsis) {
     if (!table_range) {
-      return Invalid("Table KeySchema does not have a range key, which is required when "
-                     "specifying a LocalSecondaryIndex");
+      return Invalid(
+          "Table KeySchema does not have a range key, which is required when "
+          "specifying a LocalSecondaryIndex");
     }
     DDBD_RETURN_IF_ERROR(add(*lsis));
     if (lsis->size() > kMaxLocalIndexes) {
@@ -343,16 +349,19 @@ std::set<std::string> KeysUsed(const KeyElement& table_hash,
 
 }  // namespace
 
-Status CheckDefinitionsUsed(const KeyElement& table_hash, const std::optional<KeyElement>& table_range,
+Status CheckDefinitionsUsed(const KeyElement& table_hash,
+                            const std::optional<KeyElement>& table_range,
                             const std::vector<AttributeDefinition>& definitions,
                             std::span<const IndexDef> indexes) {
   const std::set<std::string> used = KeysUsed(table_hash, table_range, indexes);
   std::vector<std::string> defined;
   for (const auto& def : definitions) defined.push_back(def.name);
   if (defined.size() != used.size() ||
-      !std::all_of(defined.begin(), defined.end(), [&](const std::string& d) { return used.count(d); })) {
-    return Invalid("Some AttributeDefinitions are not used. AttributeDefinitions: [" + Join(defined) +
-                   "], keys used: [" + Join(std::vector<std::string>(used.begin(), used.end())) + "]");
+      !std::all_of(defined.begin(), defined.end(),
+                   [&](const std::string& d) { return used.count(d); })) {
+    return Invalid("Some AttributeDefinitions are not used. AttributeDefinitions: [" +
+                   Join(defined) + "], keys used: [" +
+                   Join(std::vector<std::string>(used.begin(), used.end())) + "]");
   }
   return OkStatus();
 }
@@ -360,7 +369,8 @@ Status CheckDefinitionsUsed(const KeyElement& table_hash, const std::optional<Ke
 std::optional<std::pair<KeyElement, std::string_view>> KeyUsing(const TableDef& table,
                                                                 std::string_view attribute) {
   if (table.partition_key.name == attribute) return std::pair{table.partition_key, "HASH"};
-  if (table.sort_key && table.sort_key->name == attribute) return std::pair{*table.sort_key, "RANGE"};
+  if (table.sort_key && table.sort_key->name == attribute)
+    return std::pair{*table.sort_key, "RANGE"};
   for (const auto& index : table.indexes) {
     if (index.IsVector()) continue;
     for (const auto& key : index.partition_keys) {
@@ -374,8 +384,7 @@ std::optional<std::pair<KeyElement, std::string_view>> KeyUsing(const TableDef& 
 }
 
 void DropUnusedDefinitions(TableDef& table) {
-  const std::set<std::string> used =
-      KeysUsed(table.partition_key, table.sort_key, table.indexes);
+  const std::set<std::string> used = KeysUsed(table.partition_key, table.sort_key, table.indexes);
   std::erase_if(table.attribute_definitions,
                 [&](const AttributeDefinition& def) { return !used.count(def.name); });
 }

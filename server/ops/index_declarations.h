@@ -20,7 +20,7 @@ struct IndexInput {
   std::vector<KeySchemaInput> key_schema;
   std::optional<std::string> projection_type;
   std::optional<std::vector<std::string>> non_key_attributes;
-  std::optional<Throughput> throughput;     // GSIs
+  std::optional<Throughput> throughput;    // GSIs
   std::optional<OnDemandInput> on_demand;  // GSIs
 };
 
@@ -53,18 +53,17 @@ Result<std::optional<std::vector<IndexInput>>> ReadIndexes(wire::JsonObject body
 // Checks a set of index declarations against the table and turns them into IndexDefs.
 // `gsis`/`lsis` are nullopt when the member was absent. Whether every definition is used is
 // CreateTable's own rule (CheckDefinitionsUsed): UpdateTable ignores unused ones.
-Result<std::vector<IndexDef>> CheckIndexes(const KeyElement& table_hash,
-                                           const std::optional<KeyElement>& table_range,
-                                           const std::vector<AttributeDefinition>& definitions,
-                                           BillingMode billing_mode,
-                                           const std::optional<std::vector<IndexInput>>& gsis,
-                                           const std::optional<std::vector<IndexInput>>& lsis,
-                                           const std::optional<std::vector<VectorIndexInput>>&
-                                               vectors = std::nullopt);
+Result<std::vector<IndexDef>> CheckIndexes(
+    const KeyElement& table_hash, const std::optional<KeyElement>& table_range,
+    const std::vector<AttributeDefinition>& definitions, BillingMode billing_mode,
+    const std::optional<std::vector<IndexInput>>& gsis,
+    const std::optional<std::vector<IndexInput>>& lsis,
+    const std::optional<std::vector<VectorIndexInput>>& vectors = std::nullopt);
 
 // CreateTable's "Some AttributeDefinitions are not used" unless every definition is a key of
 // the table or of one of `indexes` (or a vector index's filter attribute).
-Status CheckDefinitionsUsed(const KeyElement& table_hash, const std::optional<KeyElement>& table_range,
+Status CheckDefinitionsUsed(const KeyElement& table_hash,
+                            const std::optional<KeyElement>& table_range,
                             const std::vector<AttributeDefinition>& definitions,
                             std::span<const IndexDef> indexes);
 

@@ -7,15 +7,16 @@
 #include <functional>
 #include <thread>
 
-#include "server/ops/vector_updates.h"
 #include "model/log.h"
+#include "server/ops/vector_updates.h"
 
 namespace ddbd::server::ops {
 namespace {
 
 Error OneOnlineIndexAtATime() {
-  return Error::LimitExceeded("Subscriber limit exceeded: Only 1 online index can be created or "
-                              "deleted simultaneously per table");
+  return Error::LimitExceeded(
+      "Subscriber limit exceeded: Only 1 online index can be created or "
+      "deleted simultaneously per table");
 }
 
 // The GSI `create` declares, checked against the table: its keys must be defined by this
@@ -25,8 +26,10 @@ Error OneOnlineIndexAtATime() {
 Result<std::vector<IndexDef>> CreatedIndex(const TableDef& table, const IndexInput& create,
                                            const std::vector<AttributeDefinition>& definitions) {
   if (definitions.empty()) {
-    return Error::Validation("One or more parameter values were invalid: AttributeDefinitions is "
-                             "not specified for index: " + create.name);
+    return Error::Validation(
+        "One or more parameter values were invalid: AttributeDefinitions is "
+        "not specified for index: " +
+        create.name);
   }
   for (const auto& key : create.key_schema) {
     const auto type = DefinedType(definitions, key.name);
@@ -63,9 +66,12 @@ Result<std::vector<AttributeDefinition>> MergeDefinitions(
     for (auto& current : definitions) {
       if (current.name == def.name) {
         if (current.type != def.type) {
-          return Error::Validation("One or more parameter values were invalid: Attribute "
-                                   "definition for " + def.name + " conflicts with the "
-                                   "existing definition");
+          return Error::Validation(
+              "One or more parameter values were invalid: Attribute "
+              "definition for " +
+              def.name +
+              " conflicts with the "
+              "existing definition");
         }
         known = true;
       }
@@ -88,14 +94,15 @@ Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,
                         wire::Member(object, "Delete").has_value();
     // Pinned by: test_index_updates.py::test_index_update_entry_refusals
     if (actions > 1) {
-      return Error::Validation("One or more parameter values were invalid: Only one global "
-                               "secondary index action is allowed per GlobalSecondaryIndexUpdate "
-                               "object");
+      return Error::Validation(
+          "One or more parameter values were invalid: Only one global "
+          "secondary index action is allowed per GlobalSecondaryIndexUpdate "
+          "object");
     }
     if (std::optional<wire::JsonValue> create = wire::Member(object, "Create")) {
       update.kind = IndexUpdateInput::Kind::kCreate;
-      const std::string path = "globalSecondaryIndexUpdates." +
-                               std::to_string(updates.size() + 1) + ".member.create";
+      const std::string path =
+          "globalSecondaryIndexUpdates." + std::to_string(updates.size() + 1) + ".member.create";
       DDBD_ASSIGN_OR_RETURN(update.create, ReadIndex(*create, path, /*local=*/false, errors));
     } else if (std::optional<wire::JsonValue> del = wire::Member(object, "Delete")) {
       update.kind = IndexUpdateInput::Kind::kDelete;
@@ -110,9 +117,10 @@ Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,
       DDBD_ASSIGN_OR_RETURN(update.throughput, ReadIndexThroughput(change_object));
       DDBD_ASSIGN_OR_RETURN(update.on_demand, ReadOnDemandThroughput(change_object));
     } else {
-      return Error::Validation("One or more parameter values were invalid: One of "
-                               "GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
-                               "GlobalSecondaryIndexUpdate.Delete must not be null");
+      return Error::Validation(
+          "One or more parameter values were invalid: One of "
+          "GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+          "GlobalSecondaryIndexUpdate.Delete must not be null");
     }
     auto target = [](const IndexUpdateInput& u) -> const std::string& {
       return u.kind == IndexUpdateInput::Kind::kCreate ? u.create.name : u.index_name;
@@ -120,9 +128,11 @@ Result<std::vector<IndexUpdateInput>> ReadIndexUpdates(wire::JsonObject body,
     const std::string& name = target(update);
     for (const auto& earlier : updates) {
       if (target(earlier) == name) {
-        return Error::Validation("One or more parameter values were invalid: Only one global "
-                                 "secondary index update per index is allowed simultaneously. "
-                                 "Index: " + name);
+        return Error::Validation(
+            "One or more parameter values were invalid: Only one global "
+            "secondary index update per index is allowed simultaneously. "
+            "Index: " +
+            name);
       }
     }
     updates.push_back(std::move(update));
@@ -149,8 +159,10 @@ Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUp
           return Error::Validation("Attempting to create an index which already exists");
         }
         if (table.FindIndex(update.create.name)) {
-          return Error::Validation("One or more parameter values were invalid: Index already "
-                                   "exists: " + update.create.name);
+          return Error::Validation(
+              "One or more parameter values were invalid: Index already "
+              "exists: " +
+              update.create.name);
         }
         DDBD_ASSIGN_OR_RETURN(std::vector<IndexDef> created,
                               CreatedIndex(table, update.create, new_definitions));
@@ -160,7 +172,8 @@ Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUp
         index.backfilling = true;
         changes.created.push_back(index.id);
         // The new keys' definitions join the table's; any others in the request are ignored.
-        for (const auto& key : index.partition_keys) AddDefinition(key, table.attribute_definitions);
+        for (const auto& key : index.partition_keys)
+          AddDefinition(key, table.attribute_definitions);
         for (const auto& key : index.sort_keys) AddDefinition(key, table.attribute_definitions);
         table.indexes.push_back(std::move(index));
         break;
@@ -171,8 +184,9 @@ Result<IndexChanges> ApplyIndexUpdates(OpContext& ctx, const std::vector<IndexUp
           return !i.local && !i.IsVector() && i.name == update.index_name;
         });
         if (it == table.indexes.end()) {
-          return Error::ResourceNotFound("Requested resource not found: Requested resource not "
-                                         "found");
+          return Error::ResourceNotFound(
+              "Requested resource not found: Requested resource not "
+              "found");
         }
         if (update.kind == IndexUpdateInput::Kind::kUpdate) {
           if (update.throughput) it->throughput = *update.throughput;

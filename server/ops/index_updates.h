@@ -15,9 +15,9 @@ namespace ddbd::server::ops {
 
 struct IndexUpdateInput {
   enum class Kind : uint8_t { kCreate, kUpdate, kDelete } kind = Kind::kCreate;
-  IndexInput create;            // kCreate
-  std::string index_name;       // kUpdate, kDelete
-  std::optional<Throughput> throughput;  // kUpdate
+  IndexInput create;                       // kCreate
+  std::string index_name;                  // kUpdate, kDelete
+  std::optional<Throughput> throughput;    // kUpdate
   std::optional<OnDemandInput> on_demand;  // kUpdate
 };
 

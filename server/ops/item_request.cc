@@ -51,9 +51,9 @@ Result<ItemWriteInput> ParseItemWrite(wire::JsonObject body, ItemWriteInput::Kin
   wire::ConstraintErrors errors;
   DDBD_ASSIGN_OR_RETURN(request.table_name, ReadTableName(body, errors));
   const bool is_put = kind == Kind::kPut;
-  DDBD_ASSIGN_OR_RETURN(std::optional<Item> parsed,
-                        ReadAttributeMap(body, is_put ? "Item" : "Key", is_put ? "item" : "key",
-                                         errors));
+  DDBD_ASSIGN_OR_RETURN(
+      std::optional<Item> parsed,
+      ReadAttributeMap(body, is_put ? "Item" : "Key", is_put ? "item" : "key", errors));
   DDBD_ASSIGN_OR_RETURN(request.return_values, ReadReturnValues(body, errors));
   DDBD_ASSIGN_OR_RETURN(request.capacity, ReadReturnConsumedCapacity(body, errors));
   DDBD_ASSIGN_OR_RETURN(auto on_failure, ReadEnum(body, "ReturnValuesOnConditionCheckFailure",
@@ -68,8 +68,9 @@ Result<ItemWriteInput> ParseItemWrite(wire::JsonObject body, ItemWriteInput::Kin
       request.return_values != ReturnValues::kAllOld) {
     return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
-  DDBD_ASSIGN_OR_RETURN(request.expressions,
-                        ReadExpressions(body, {.condition = true, .update = kind == Kind::kUpdate}));
+  DDBD_ASSIGN_OR_RETURN(
+      request.expressions,
+      ReadExpressions(body, {.condition = true, .update = kind == Kind::kUpdate}));
   input.item = std::move(*parsed);
   return input;
 }
@@ -124,16 +125,16 @@ std::string RenderWriteOutput(const WriteOutput& output) {
   return out.Take();
 }
 
-PreparedWrite Replacing(std::shared_ptr<const TableDef> table, PrimaryKey key,
-                        WriteRequest request, std::optional<Item> new_item) {
+PreparedWrite Replacing(std::shared_ptr<const TableDef> table, PrimaryKey key, WriteRequest request,
+                        std::optional<Item> new_item) {
   PreparedWrite write;
   write.table = std::move(table);
   write.key = std::move(key);
-  write.needs_old_item = request.return_values == ReturnValues::kAllOld ||
-                         request.expressions.condition != nullptr;
+  write.needs_old_item =
+      request.return_values == ReturnValues::kAllOld || request.expressions.condition != nullptr;
   write.request = std::make_shared<const WriteRequest>(std::move(request));
-  write.compute = [request = write.request, item = std::move(new_item)](
-                      const std::optional<Item>& old) {
+  write.compute = [request = write.request,
+                   item = std::move(new_item)](const std::optional<Item>& old) {
     Status condition = CheckWriteCondition(*request, old);
     if (!condition.ok()) return storage::Mutation::Fail(std::move(condition).error());
     return storage::Mutation::Store(item);
@@ -153,9 +154,12 @@ storage::ItemWrite PreparedWrite::ToItemWrite() const {
 
 Result<PreparedWrite> PrepareItemWrite(OpContext& ctx, ItemWriteInput input) {
   switch (input.kind) {
-    case ItemWriteInput::Kind::kPut: return PreparePut(ctx, std::move(input));
-    case ItemWriteInput::Kind::kDelete: return PrepareDelete(ctx, std::move(input));
-    case ItemWriteInput::Kind::kUpdate: return PrepareUpdate(ctx, std::move(input));
+    case ItemWriteInput::Kind::kPut:
+      return PreparePut(ctx, std::move(input));
+    case ItemWriteInput::Kind::kDelete:
+      return PrepareDelete(ctx, std::move(input));
+    case ItemWriteInput::Kind::kUpdate:
+      return PrepareUpdate(ctx, std::move(input));
     case ItemWriteInput::Kind::kConditionCheck:
       return PrepareConditionCheck(ctx, std::move(input));
   }
@@ -175,9 +179,14 @@ std::optional<Item> ReturnedAttributes(const WriteRequest& request,
   }
   std::optional<Item> result;
   switch (request.return_values) {
-    case ReturnValues::kNone: break;
-    case ReturnValues::kAllOld: result = outcome.old_item; break;
-    case ReturnValues::kAllNew: result = outcome.new_item; break;
+    case ReturnValues::kNone:
+      break;
+    case ReturnValues::kAllOld:
+      result = outcome.old_item;
+      break;
+    case ReturnValues::kAllNew:
+      result = outcome.new_item;
+      break;
     case ReturnValues::kUpdatedOld:
       if (outcome.old_item) result = expressions::Project(*outcome.old_item, updated);
       break;

@@ -18,8 +18,7 @@ namespace ddbd::server::ops {
 
 // Reads a required attribute-map member (Item, Key): `path` is its envelope name.
 Result<std::optional<Item>> ReadAttributeMap(wire::JsonObject body, std::string_view member,
-                                             std::string_view path,
-                                             wire::ConstraintErrors& errors);
+                                             std::string_view path, wire::ConstraintErrors& errors);
 
 // GetItem's members (also a transaction's Get action, without ConsistentRead).
 struct GetRequest {
@@ -96,8 +95,8 @@ Result<PreparedWrite> PrepareDelete(OpContext& ctx, ItemWriteInput input);
 Result<PreparedWrite> PrepareUpdate(OpContext& ctx, ItemWriteInput input);
 Result<PreparedWrite> PrepareConditionCheck(OpContext& ctx, ItemWriteInput input);
 // A write that stores `new_item` (nullopt deletes) under the request's condition.
-PreparedWrite Replacing(std::shared_ptr<const TableDef> table, PrimaryKey key,
-                        WriteRequest request, std::optional<Item> new_item);
+PreparedWrite Replacing(std::shared_ptr<const TableDef> table, PrimaryKey key, WriteRequest request,
+                        std::optional<Item> new_item);
 
 // What a single-item write did, for its response.
 struct WriteOutput {

@@ -96,10 +96,11 @@ Status TranslateConditionMember(wire::JsonObject body, std::string_view member,
   DDBD_ASSIGN_OR_RETURN(std::vector<legacy::Comparison> entries, ReadComparisons(*map, expected));
   std::optional<Condition> condition;
   if (expected) {
-    DDBD_ASSIGN_OR_RETURN(condition, legacy::TranslateExpected(std::move(entries), use_or, bindings));
+    DDBD_ASSIGN_OR_RETURN(condition,
+                          legacy::TranslateExpected(std::move(entries), use_or, bindings));
   } else {
-    DDBD_ASSIGN_OR_RETURN(condition, legacy::TranslateComparisons(std::move(entries), path, use_or,
-                                                                  bindings));
+    DDBD_ASSIGN_OR_RETURN(condition,
+                          legacy::TranslateComparisons(std::move(entries), path, use_or, bindings));
   }
   if (condition) into = std::make_shared<const Condition>(std::move(*condition));
   return OkStatus();
@@ -121,13 +122,13 @@ std::vector<std::string> LegacyMembersPresent(wire::JsonObject body,
 Status TranslateLegacy(wire::JsonObject body, const ExpressionMembers& accepted,
                        ExpressionInputs& in) {
   wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(auto conditional_operator,
-                        ReadEnum(body, "ConditionalOperator", "conditionalOperator", {"AND", "OR"},
-                                 errors));
+  DDBD_ASSIGN_OR_RETURN(
+      auto conditional_operator,
+      ReadEnum(body, "ConditionalOperator", "conditionalOperator", {"AND", "OR"}, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   const bool use_or = conditional_operator == "OR";
-  if (conditional_operator && !wire::Member(body, "Expected") && !wire::Member(body, "QueryFilter") &&
-      !wire::Member(body, "ScanFilter")) {
+  if (conditional_operator && !wire::Member(body, "Expected") &&
+      !wire::Member(body, "QueryFilter") && !wire::Member(body, "ScanFilter")) {
     return Error::Validation("ConditionalOperator cannot be used without Filter or Expected");
   }
   if (accepted.condition) {
@@ -137,8 +138,8 @@ Status TranslateLegacy(wire::JsonObject body, const ExpressionMembers& accepted,
   if (accepted.filter) {
     DDBD_RETURN_IF_ERROR(TranslateConditionMember(body, "QueryFilter", "queryFilter", use_or,
                                                   in.bindings, in.filter));
-    DDBD_RETURN_IF_ERROR(TranslateConditionMember(body, "ScanFilter", "scanFilter", use_or,
-                                                  in.bindings, in.filter));
+    DDBD_RETURN_IF_ERROR(
+        TranslateConditionMember(body, "ScanFilter", "scanFilter", use_or, in.bindings, in.filter));
   }
   if (accepted.key_condition) {
     DDBD_RETURN_IF_ERROR(TranslateConditionMember(body, "KeyConditions", "keyConditions", false,
@@ -162,16 +163,19 @@ Status TranslateLegacy(wire::JsonObject body, const ExpressionMembers& accepted,
         paths.push_back({expressions::ResolvedStep{std::string(attribute), -1}});
       }
       if (paths.empty()) {
-        return Error::Validation("1 validation error detected: Value '[]' at 'attributesToGet' "
-                                 "failed to satisfy constraint: Member must have length greater "
-                                 "than or equal to 1");
+        return Error::Validation(
+            "1 validation error detected: Value '[]' at 'attributesToGet' "
+            "failed to satisfy constraint: Member must have length greater "
+            "than or equal to 1");
       }
       if (paths.size() > kMaxAttributesToGet) {
-        return Error::Validation("1 validation error detected: Value '[...]' at 'attributesToGet' "
-                                 "failed to satisfy constraint: Member must have length less than "
-                                 "or equal to 255");
+        return Error::Validation(
+            "1 validation error detected: Value '[...]' at 'attributesToGet' "
+            "failed to satisfy constraint: Member must have length less than "
+            "or equal to 255");
       }
-      // Pinned by: test_legacy_parameters.py::test_attributes_to_get_names_are_at_most_65535_characters
+      // Pinned by:
+      // test_legacy_parameters.py::test_attributes_to_get_names_are_at_most_65535_characters
       if (std::any_of(paths.begin(), paths.end(), [](const expressions::ResolvedPath& path) {
             return wire::CharacterCount(path[0].name) > 65535;
           })) {

@@ -18,8 +18,7 @@ Result<PreparedWrite> PreparePut(OpContext& ctx, ItemWriteInput input) {
 }
 
 Result<std::string> PutItem(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(ItemWriteInput input,
-                        ParseItemWrite(req.body, ItemWriteInput::Kind::kPut));
+  DDBD_ASSIGN_OR_RETURN(ItemWriteInput input, ParseItemWrite(req.body, ItemWriteInput::Kind::kPut));
   DDBD_ASSIGN_OR_RETURN(PreparedWrite write, PreparePut(ctx, std::move(input)));
   DDBD_ASSIGN_OR_RETURN(WriteOutput output, ExecuteItemWrite(ctx, std::move(write)));
   return RenderWriteOutput(output);

@@ -25,8 +25,9 @@ Status CheckStartKeyInside(const ReadTarget& target, const expressions::KeyRange
   }
   if (range.sort_conditions.empty()) {
     if (same_partition) return OkStatus();
-    return Error::Validation("The provided starting key is outside query boundaries based on "
-                             "provided conditions");
+    return Error::Validation(
+        "The provided starting key is outside query boundaries based on "
+        "provided conditions");
   }
   for (const Condition* c : range.sort_conditions) {
     if (!expressions::Matches(*c, start_key, bindings)) {
@@ -59,8 +60,10 @@ Status CheckFilterAvoidsKeys(const ReadTarget& target, const ExpressionInputs& e
     for (const auto& key : target.partition_keys()) is_key |= key.name == name;
     for (const auto& key : target.sort_keys()) is_key |= key.name == name;
     if (is_key) {
-      return Error::Validation("Filter Expression can only contain non-primary key attributes: "
-                               "Primary key attribute: " + name);
+      return Error::Validation(
+          "Filter Expression can only contain non-primary key attributes: "
+          "Primary key attribute: " +
+          name);
     }
   }
   return OkStatus();
@@ -71,17 +74,18 @@ Status CheckFilterAvoidsKeys(const ReadTarget& target, const ExpressionInputs& e
 Result<QueryInput> ParseQuery(wire::JsonObject body) {
   QueryInput in;
   wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(in.read, ReadReadOptions(body, {.filter = true, .key_condition = true,
-                                                         .projection = true},
-                                                 errors));
+  DDBD_ASSIGN_OR_RETURN(
+      in.read,
+      ReadReadOptions(body, {.filter = true, .key_condition = true, .projection = true}, errors));
   DDBD_ASSIGN_OR_RETURN(auto forward, wire::GetBool(body, "ScanIndexForward"));
   in.forward = forward.value_or(true);
   if (std::optional<wire::JsonValue> start = wire::Member(body, "ExclusiveStartKey")) {
     DDBD_ASSIGN_OR_RETURN(in.exclusive_start_key, wire::ParseAttributeMap(*start));
   }
   if (!in.read.expressions.key_condition) {
-    return Error::Validation("Either the KeyConditions or KeyConditionExpression parameter must "
-                             "be specified in the request.");
+    return Error::Validation(
+        "Either the KeyConditions or KeyConditionExpression parameter must "
+        "be specified in the request.");
   }
   return in;
 }
@@ -95,10 +99,9 @@ Result<PageOutput> ExecuteQuery(OpContext& ctx, QueryInput& in) {
       [&](const KeyElement& key) { return CheckStartKeyElement(*start_key, key); }};
   DDBD_ASSIGN_OR_RETURN(
       expressions::KeyRange range,
-      expressions::AnalyzeKeyCondition(target.partition_keys(), target.sort_keys(),
-                                       *in.read.expressions.key_condition,
-                                       in.read.expressions.bindings,
-                                       start_key ? &start_checks : nullptr));
+      expressions::AnalyzeKeyCondition(
+          target.partition_keys(), target.sort_keys(), *in.read.expressions.key_condition,
+          in.read.expressions.bindings, start_key ? &start_checks : nullptr));
   DDBD_RETURN_IF_ERROR(CheckFilterAvoidsKeys(target, in.read.expressions));
   std::optional<storage::StartKey> start;
   if (start_key) {
@@ -106,11 +109,11 @@ Result<PageOutput> ExecuteQuery(OpContext& ctx, QueryInput& in) {
     DDBD_RETURN_IF_ERROR(
         CheckStartKeyInside(target, range, in.read.expressions.bindings, *start_key));
   }
-  auto cursor = target.index
-                    ? ctx.db().ScanIndexPartition(target.index->id, range.partition,
-                                                  range.sort_prefix, range.sort, in.forward, start)
-                    : ctx.db().ScanPartition(*table, range.partition[0], range.sort, in.forward,
-                                             start);
+  auto cursor =
+      target.index
+          ? ctx.db().ScanIndexPartition(target.index->id, range.partition, range.sort_prefix,
+                                        range.sort, in.forward, start)
+          : ctx.db().ScanPartition(*table, range.partition[0], range.sort, in.forward, start);
   return ReadPage(ctx.db(), target, *cursor, in.read);
 }
 

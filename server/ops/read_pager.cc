@@ -82,7 +82,8 @@ Result<ReadOptions> ReadReadOptions(wire::JsonObject body, const ExpressionMembe
   // Pinned by: test_start_keys.py::test_select_conflicts
   const std::string prefix = accepted.key_condition ? "1 validation error detected: " : "";
   if (options.select == Select::kSpecificAttributes && !projected) {
-    return Error::Validation(prefix + "Must specify the AttributesToGet or ProjectionExpression "
+    return Error::Validation(prefix +
+                             "Must specify the AttributesToGet or ProjectionExpression "
                              "when choosing to get SPECIFIC_ATTRIBUTES");
   }
   if (projected && options.select != Select::kSpecificAttributes) {
@@ -140,9 +141,10 @@ Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options, bo
   }
   if (!index.local && options.select == Select::kAllAttributes && options.explicit_select &&
       index.projection != ProjectionType::kAll) {
-    return Error::Validation("One or more parameter values were invalid: Select type "
-                             "ALL_ATTRIBUTES is not supported for global secondary index " +
-                             index.name + " because its projection type is not ALL");
+    return Error::Validation(
+        "One or more parameter values were invalid: Select type "
+        "ALL_ATTRIBUTES is not supported for global secondary index " +
+        index.name + " because its projection type is not ALL");
   }
   if (!index.local && options.expressions.projection) {
     // A GSI read cannot fetch from the table (an LSI read can).
@@ -156,8 +158,9 @@ Result<ReadTarget> ResolveTarget(const TableDef& table, ReadOptions& options, bo
       }
     }
     if (!missing.empty()) {
-      return Error::Validation("One or more parameter values were invalid: Global secondary index " +
-                               index.name + " does not project " + wire::JavaList(missing));
+      return Error::Validation(
+          "One or more parameter values were invalid: Global secondary index " + index.name +
+          " does not project " + wire::JavaList(missing));
     }
   }
   return target;
@@ -177,8 +180,9 @@ Status CheckStartKeySize(const ReadTarget& target, const Item& start_key, bool q
   }
   if (start_key.size() == names.size()) return OkStatus();
   if (!query && !target.index) {
-    return Error::Validation("The provided starting key is invalid: The provided key element "
-                             "does not match the schema");
+    return Error::Validation(
+        "The provided starting key is invalid: The provided key element "
+        "does not match the schema");
   }
   return Error::Validation("The provided starting key is invalid");
 }
@@ -195,11 +199,13 @@ Status CheckStartKeyElement(const Item& start_key, const KeyElement& element) {
 Result<storage::StartKey> StartKeyFor(const ReadTarget& target, const Item& start_key) {
   const TableDef& table = *target.table;
   auto invalid = [] {
-    return Error::Validation("The provided starting key is invalid: The provided key element "
-                             "does not match the schema");
+    return Error::Validation(
+        "The provided starting key is invalid: The provided key element "
+        "does not match the schema");
   };
   Item table_key;
-  for (const KeyElement* element : {&table.partition_key, table.sort_key ? &*table.sort_key : nullptr}) {
+  for (const KeyElement* element :
+       {&table.partition_key, table.sort_key ? &*table.sort_key : nullptr}) {
     if (!element) continue;
     auto it = start_key.find(element->name);
     if (it == start_key.end()) return invalid();
@@ -237,8 +243,8 @@ Result<PageOutput> ReadPage(storage::Database& db, const ReadTarget& target,
       item = std::move(*full);
     }
     bytes_read += ItemSize(item);
-    const bool page_full = (options.limit && page.scanned >= *options.limit) ||
-                           bytes_read >= kMaxPageBytes;
+    const bool page_full =
+        (options.limit && page.scanned >= *options.limit) || bytes_read >= kMaxPageBytes;
     if (page_full) page.last_evaluated_key = KeyAttributes(target, item);
     if (!expr.filter || expressions::Matches(*expr.filter, item, expr.bindings)) {
       ++page.count;

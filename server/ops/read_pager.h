@@ -6,8 +6,8 @@
 
 #include <optional>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "model/table_def.h"
 #include "server/op_context.h"
@@ -17,7 +17,12 @@
 
 namespace ddbd::server::ops {
 
-enum class Select : uint8_t { kAllAttributes, kAllProjectedAttributes, kSpecificAttributes, kCount };
+enum class Select : uint8_t {
+  kAllAttributes,
+  kAllProjectedAttributes,
+  kSpecificAttributes,
+  kCount
+};
 
 struct ReadOptions {
   std::string table_name;  // a name or an ARN, as the request gave it

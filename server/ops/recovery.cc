@@ -5,9 +5,9 @@
 
 #include <cstdio>
 
+#include "model/log.h"
 #include "server/ops/index_updates.h"
 #include "server/ops/transient_status.h"
-#include "model/log.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -30,16 +30,22 @@ void ResumeInterruptedWork(Service& service) {
   for (const auto& table : service.catalog().AllTables()) {
     OpContext ctx(service, table->scope, table->region);
     if (IsUnfinishedRestore(*table)) {
-      log::Warning("rolling back the unfinished restore of table %s",
-                   table->name.c_str());
+      log::Warning("rolling back the unfinished restore of table %s", table->name.c_str());
       DropTable(ctx, *table).IgnoreError();  // gone already: nothing to roll back
       continue;
     }
     switch (table->status) {
-      case TableStatus::kCreating: FinishPhase(ctx, ActivateTable, table->id); continue;
-      case TableStatus::kDeleting: FinishPhase(ctx, FinishTableDeletion, table->id); continue;
-      case TableStatus::kUpdating: FinishPhase(ctx, SettleTableUpdate, table->id); break;
-      case TableStatus::kActive: break;
+      case TableStatus::kCreating:
+        FinishPhase(ctx, ActivateTable, table->id);
+        continue;
+      case TableStatus::kDeleting:
+        FinishPhase(ctx, FinishTableDeletion, table->id);
+        continue;
+      case TableStatus::kUpdating:
+        FinishPhase(ctx, SettleTableUpdate, table->id);
+        break;
+      case TableStatus::kActive:
+        break;
     }
     // Indexes added to an existing table: their backfill starts over.
     for (const auto& index : table->indexes) {

@@ -25,20 +25,23 @@ Result<ScanInput> ParseScan(wire::JsonObject body) {
   if (total && *total > kMaxTotalSegments) {
     errors.ValueAtMost(std::to_string(*total), "totalSegments", kMaxTotalSegments);
   }
-  DDBD_ASSIGN_OR_RETURN(in.read, ReadReadOptions(body, {.filter = true, .projection = true},
-                                                 errors));
+  DDBD_ASSIGN_OR_RETURN(in.read,
+                        ReadReadOptions(body, {.filter = true, .projection = true}, errors));
   if (segment && !total) {
-    return Error::Validation("The TotalSegments parameter is required but was not present in the "
-                             "request when Segment parameter is present");
+    return Error::Validation(
+        "The TotalSegments parameter is required but was not present in the "
+        "request when Segment parameter is present");
   }
   if (total && !segment) {
-    return Error::Validation("The Segment parameter is required but was not present in the "
-                             "request when parameter TotalSegments is present");
+    return Error::Validation(
+        "The Segment parameter is required but was not present in the "
+        "request when parameter TotalSegments is present");
   }
   if (segment && *segment >= *total) {
-    return Error::Validation("The Segment parameter is zero-based and must be less than parameter "
-                             "TotalSegments: Segment: " + std::to_string(*segment) +
-                             " is not less than TotalSegments: " + std::to_string(*total));
+    return Error::Validation(
+        "The Segment parameter is zero-based and must be less than parameter "
+        "TotalSegments: Segment: " +
+        std::to_string(*segment) + " is not less than TotalSegments: " + std::to_string(*total));
   }
   in.segment = segment.value_or(0);
   in.total_segments = total.value_or(1);
@@ -89,10 +92,10 @@ Result<PageOutput> ExecuteScan(OpContext& ctx, ScanInput& in) {
     DDBD_ASSIGN_OR_RETURN(start, StartKeyFor(target, start_key));
     const uint64_t hash = StartKeyHash(target, start_key);
     if (in.total_segments > 1 && (hash < begin || hash > end)) {
-      return Error::Validation("The provided starting key is invalid: Invalid ExclusiveStartKey. "
-                               "Please use ExclusiveStartKey with correct Segment. TotalSegments: " +
-                               std::to_string(in.total_segments) +
-                               " Segment: " + std::to_string(in.segment));
+      return Error::Validation(
+          "The provided starting key is invalid: Invalid ExclusiveStartKey. "
+          "Please use ExclusiveStartKey with correct Segment. TotalSegments: " +
+          std::to_string(in.total_segments) + " Segment: " + std::to_string(in.segment));
     }
   }
   auto cursor = target.index ? ctx.db().ScanIndexHashRange(target.index->id, begin, end, start)

@@ -9,8 +9,8 @@
 #include "server/ops/common.h"
 #include "server/ops/expression_request.h"
 #include "server/ops/ops.h"
-#include "vector/entry_codec.h"
 #include "server/wire/attribute_value_json.h"
+#include "vector/entry_codec.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -125,8 +125,10 @@ Status CollectTerms(const expressions::Condition& condition, const expressions::
       if (left.kind == Operand::Kind::kSize || right.kind == Operand::Kind::kSize) {
         return InvalidCondition("Invalid operator used in SearchConditionExpression");
       }
-      const bool path_value = left.kind == Operand::Kind::kPath && right.kind == Operand::Kind::kValue;
-      const bool value_path = left.kind == Operand::Kind::kValue && right.kind == Operand::Kind::kPath;
+      const bool path_value =
+          left.kind == Operand::Kind::kPath && right.kind == Operand::Kind::kValue;
+      const bool value_path =
+          left.kind == Operand::Kind::kValue && right.kind == Operand::Kind::kPath;
       if (condition.comparator != expressions::Comparator::kEq || !(path_value || value_path)) {
         return InvalidCondition("Invalid comparator used in SearchConditionExpression");
       }
@@ -161,27 +163,32 @@ Result<SearchScope> ScopeOfSearch(const IndexDef& index, const std::vector<Searc
   };
   for (const auto& term : terms) {
     if (!schema_element(term.path[0].name)) {
-      return Error::Validation("SearchConditionExpression must not contain any attributes that "
-                               "is not in SearchSchema. Invalid attribute: " + term.path[0].name);
+      return Error::Validation(
+          "SearchConditionExpression must not contain any attributes that "
+          "is not in SearchSchema. Invalid attribute: " +
+          term.path[0].name);
     }
   }
   for (const auto& term : terms) {
     if (term.path.size() > 1) {
-      return InvalidCondition("SearchConditionExpression cannot have conditions on nested "
-                              "attributes");
+      return InvalidCondition(
+          "SearchConditionExpression cannot have conditions on nested "
+          "attributes");
     }
   }
   std::set<std::string> seen;
   for (const auto& term : terms) {
     if (!seen.insert(term.path[0].name).second) {
-      return InvalidCondition("SearchConditionExpression must only contain one condition per "
-                              "attribute");
+      return InvalidCondition(
+          "SearchConditionExpression must only contain one condition per "
+          "attribute");
     }
   }
   for (const auto& hash : index.partition_keys) {
     if (!seen.count(hash.name)) {
-      return Error::Validation("SearchConditionExpression must be provided when SearchSchema has "
-                               "a HASH key");
+      return Error::Validation(
+          "SearchConditionExpression must be provided when SearchSchema has "
+          "a HASH key");
     }
   }
   SearchScope scope;
@@ -189,8 +196,10 @@ Result<SearchScope> ScopeOfSearch(const IndexDef& index, const std::vector<Searc
     const auto [element, filter] = *schema_element(term.path[0].name);
     const AttributeValue& value = *term.value;
     if (value.type() != ToAttributeType(element.type)) {
-      return Error::Validation("Type of '" + element.name + "' attribute in "
-                               "SearchConditionExpression (" + std::string(TypeName(value.type())) +
+      return Error::Validation("Type of '" + element.name +
+                               "' attribute in "
+                               "SearchConditionExpression (" +
+                               std::string(TypeName(value.type())) +
                                ") does not match type in search schema (" +
                                std::string(KeyAttributeTypeName(element.type)) + ")");
     }
@@ -199,8 +208,8 @@ Result<SearchScope> ScopeOfSearch(const IndexDef& index, const std::vector<Searc
         return Error::Validation(
             std::string("One or more parameter values are not valid. The AttributeValue for a "
                         "key attribute cannot contain an empty ") +
-            (value.type() == AttributeType::kB ? "binary" : "string") + " value. Key: " +
-            element.name);
+            (value.type() == AttributeType::kB ? "binary" : "string") +
+            " value. Key: " + element.name);
       }
       scope.scope = vector::VectorIndexes::ComparableBytes(value);
       scope.partition = {value};
@@ -220,8 +229,9 @@ Result<std::vector<float>> QueryVector(const IndexDef& index,
     std::optional<float> value;
     if (element.type() == AttributeType::kN) value = index::ToFloat32(element.scalar());
     if (!value) {
-      return Error::Validation("Search vector contains invalid values. All values in the search "
-                               "vector must be a 32-bit floating-point number attribute");
+      return Error::Validation(
+          "Search vector contains invalid values. All values in the search "
+          "vector must be a 32-bit floating-point number attribute");
     }
     query.push_back(*value);
   }
@@ -273,8 +283,8 @@ Result<std::string> SearchVectors(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(SearchScope scope, ScopeOfSearch(*index, terms));
 
   std::shared_ptr<vector::VectorIndex> memory = ctx.service().vectors().ForSearch(*index);
-  const auto hits = memory->Search(query, scope.scope, scope.filters,
-                                   static_cast<size_t>(in.top_k));
+  const auto hits =
+      memory->Search(query, scope.scope, scope.filters, static_cast<size_t>(in.top_k));
   const bool returns_vector = ReturnsVector(*index, in);
   wire::JsonWriter out;
   out.BeginObject().Key("SearchResults").BeginArray();
@@ -311,13 +321,16 @@ Result<std::string> SearchVectors(OpContext& ctx, const Request& req) {
   out.EndArray();
   if (in.capacity != CapacityDetail::kNone) {
     // Metered bytes by the model fitted to DynamoDB's figures (spec §9.1), at least 1 KB.
-    const double bytes = 30.6875 * index->vector->dimensions + 72.0 * static_cast<double>(returned) +
-                         static_cast<double>(returned_bytes);
+    const double bytes = 30.6875 * index->vector->dimensions +
+                         72.0 * static_cast<double>(returned) + static_cast<double>(returned_bytes);
     const int64_t metered =
         std::max<int64_t>(kMinVectorSearchBytes, static_cast<int64_t>(std::ceil(bytes)));
-    out.Key("ConsumedCapacity").BeginObject()
-        .Key("VectorSearchRequestBytes").Int(metered)
-        .Key("VectorSearchUnits").Int(metered)
+    out.Key("ConsumedCapacity")
+        .BeginObject()
+        .Key("VectorSearchRequestBytes")
+        .Int(metered)
+        .Key("VectorSearchUnits")
+        .Int(metered)
         .EndObject();
   }
   out.EndObject();

@@ -5,13 +5,17 @@ namespace ddbd::server::ops {
 void WriteKeySchema(wire::JsonWriter& out, const TableDef& table) {
   out.BeginArray();
   out.BeginObject()
-      .Key("AttributeName").String(table.partition_key.name)
-      .Key("KeyType").String("HASH")
+      .Key("AttributeName")
+      .String(table.partition_key.name)
+      .Key("KeyType")
+      .String("HASH")
       .EndObject();
   if (table.sort_key) {
     out.BeginObject()
-        .Key("AttributeName").String(table.sort_key->name)
-        .Key("KeyType").String("RANGE")
+        .Key("AttributeName")
+        .String(table.sort_key->name)
+        .Key("KeyType")
+        .String("RANGE")
         .EndObject();
   }
   out.EndArray();
@@ -46,19 +50,26 @@ void WriteOnDemand(wire::JsonWriter& out, const OnDemandThroughput& on_demand) {
 
 std::string_view ProjectionTypeName(ProjectionType type) {
   switch (type) {
-    case ProjectionType::kAll: return "ALL";
-    case ProjectionType::kKeysOnly: return "KEYS_ONLY";
-    case ProjectionType::kInclude: return "INCLUDE";
+    case ProjectionType::kAll:
+      return "ALL";
+    case ProjectionType::kKeysOnly:
+      return "KEYS_ONLY";
+    case ProjectionType::kInclude:
+      return "INCLUDE";
   }
   return "ALL";
 }
 
 std::string_view IndexStatusName(IndexStatus status) {
   switch (status) {
-    case IndexStatus::kCreating: return "CREATING";
-    case IndexStatus::kActive: return "ACTIVE";
-    case IndexStatus::kDeleting: return "DELETING";
-    case IndexStatus::kUpdating: return "UPDATING";
+    case IndexStatus::kCreating:
+      return "CREATING";
+    case IndexStatus::kActive:
+      return "ACTIVE";
+    case IndexStatus::kDeleting:
+      return "DELETING";
+    case IndexStatus::kUpdating:
+      return "UPDATING";
   }
   return "ACTIVE";
 }
@@ -66,10 +77,20 @@ std::string_view IndexStatusName(IndexStatus status) {
 void WriteIndexKeySchema(wire::JsonWriter& out, const IndexDef& index) {
   out.BeginArray();
   for (const auto& key : index.partition_keys) {
-    out.BeginObject().Key("AttributeName").String(key.name).Key("KeyType").String("HASH").EndObject();
+    out.BeginObject()
+        .Key("AttributeName")
+        .String(key.name)
+        .Key("KeyType")
+        .String("HASH")
+        .EndObject();
   }
   for (const auto& key : index.sort_keys) {
-    out.BeginObject().Key("AttributeName").String(key.name).Key("KeyType").String("RANGE").EndObject();
+    out.BeginObject()
+        .Key("AttributeName")
+        .String(key.name)
+        .Key("KeyType")
+        .String("RANGE")
+        .EndObject();
   }
   out.EndArray();
 }
@@ -81,7 +102,10 @@ bool ShowsBackfilling(const TableDef& table, const IndexDef& index) {
 }
 
 void WriteProjection(wire::JsonWriter& out, const IndexDef& index) {
-  out.Key("Projection").BeginObject().Key("ProjectionType").String(ProjectionTypeName(index.projection));
+  out.Key("Projection")
+      .BeginObject()
+      .Key("ProjectionType")
+      .String(ProjectionTypeName(index.projection));
   if (!index.non_key_attributes.empty()) {
     out.Key("NonKeyAttributes").BeginArray();
     for (const auto& name : index.non_key_attributes) out.String(name);
@@ -104,15 +128,23 @@ void WriteVectorIndexes(wire::JsonWriter& out, const TableDef& table, const Inde
     if (!index.partition_keys.empty() || !spec.filters.empty()) {
       out.Key("SearchSchema").BeginArray();
       auto element = [&out](const KeyElement& key, std::string_view type) {
-        out.BeginObject().Key("AttributeName").String(key.name)
-            .Key("SearchSchemaElementType").String(type).EndObject();
+        out.BeginObject()
+            .Key("AttributeName")
+            .String(key.name)
+            .Key("SearchSchemaElementType")
+            .String(type)
+            .EndObject();
       };
       for (const auto& key : index.partition_keys) element(key, "HASH");
       for (const auto& key : spec.filters) element(key, "INLINE_FILTER");
       out.EndArray();
     }
     WriteProjection(out, index);
-    out.Key("VectorAttribute").BeginObject().Key("AttributeName").String(spec.attribute).EndObject();
+    out.Key("VectorAttribute")
+        .BeginObject()
+        .Key("AttributeName")
+        .String(spec.attribute)
+        .EndObject();
     out.Key("Dimensions").Int(spec.dimensions);
     out.Key("DistanceFunction").String(DistanceFunctionName(spec.distance));
     out.Key("IndexStatus").String(IndexStatusName(index.status));
@@ -142,10 +174,14 @@ void WriteIndexes(wire::JsonWriter& out, const TableDef& table, bool local,
     if (!local) {
       out.Key("IndexStatus").String(IndexStatusName(index.status));
       if (ShowsBackfilling(table, index)) out.Key("Backfilling").Bool(index.backfilling);
-      out.Key("ProvisionedThroughput").BeginObject()
-          .Key("NumberOfDecreasesToday").Int(index.throughput.decreases_today)
-          .Key("ReadCapacityUnits").Int(index.throughput.read_capacity_units)
-          .Key("WriteCapacityUnits").Int(index.throughput.write_capacity_units)
+      out.Key("ProvisionedThroughput")
+          .BeginObject()
+          .Key("NumberOfDecreasesToday")
+          .Int(index.throughput.decreases_today)
+          .Key("ReadCapacityUnits")
+          .Int(index.throughput.read_capacity_units)
+          .Key("WriteCapacityUnits")
+          .Int(index.throughput.write_capacity_units)
           .EndObject();
       WriteOnDemand(out, index.on_demand);
     }
@@ -161,26 +197,51 @@ void WriteIndexes(wire::JsonWriter& out, const TableDef& table, bool local,
 
 std::string_view TableStatusName(TableStatus status) {
   switch (status) {
-    case TableStatus::kCreating: return "CREATING";
-    case TableStatus::kActive: return "ACTIVE";
-    case TableStatus::kDeleting: return "DELETING";
-    case TableStatus::kUpdating: return "UPDATING";
+    case TableStatus::kCreating:
+      return "CREATING";
+    case TableStatus::kActive:
+      return "ACTIVE";
+    case TableStatus::kDeleting:
+      return "DELETING";
+    case TableStatus::kUpdating:
+      return "UPDATING";
   }
   return "ACTIVE";
 }
+
+namespace {
+
+void WriteAttributeDefinitions(wire::JsonWriter& out, const TableDef& table) {
+  out.Key("AttributeDefinitions").BeginArray();
+  for (const auto& def : table.attribute_definitions) {
+    out.BeginObject()
+        .Key("AttributeName")
+        .String(def.name)
+        .Key("AttributeType")
+        .String(KeyAttributeTypeName(def.type))
+        .EndObject();
+  }
+  out.EndArray();
+}
+
+void WriteBillingModeSummary(wire::JsonWriter& out, const TableDef& table) {
+  out.Key("BillingModeSummary").BeginObject();
+  if (table.billing_mode == BillingMode::kPayPerRequest) {
+    out.Key("BillingMode").String("PAY_PER_REQUEST");
+    out.Key("LastUpdateToPayPerRequestDateTime").EpochSeconds(table.billing_mode_updated_ms);
+  } else {
+    out.Key("BillingMode").String("PROVISIONED");
+  }
+  out.EndObject();
+}
+
+}  // namespace
 
 void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
                            const storage::TableStats& stats, const IndexStatsFn& index_stats,
                            std::optional<TableStatus> status) {
   out.BeginObject();
-  out.Key("AttributeDefinitions").BeginArray();
-  for (const auto& def : table.attribute_definitions) {
-    out.BeginObject()
-        .Key("AttributeName").String(def.name)
-        .Key("AttributeType").String(KeyAttributeTypeName(def.type))
-        .EndObject();
-  }
-  out.EndArray();
+  WriteAttributeDefinitions(out, table);
   out.Key("TableName").String(table.name);
   out.Key("KeySchema");
   WriteKeySchema(out, table);
@@ -193,37 +254,45 @@ void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
   out.Key("ItemCount").Int(stats.item_count);
   out.Key("TableArn").String(table.Arn());
   out.Key("TableId").String(table.table_uuid);
-  out.Key("BillingModeSummary").BeginObject();
-  if (table.billing_mode == BillingMode::kPayPerRequest) {
-    out.Key("BillingMode").String("PAY_PER_REQUEST");
-    out.Key("LastUpdateToPayPerRequestDateTime").EpochSeconds(table.billing_mode_updated_ms);
-  } else {
-    out.Key("BillingMode").String("PROVISIONED");
-  }
-  out.EndObject();
+  WriteBillingModeSummary(out, table);
   if (table.table_class != "STANDARD") {
-    out.Key("TableClassSummary").BeginObject().Key("TableClass").String(table.table_class)
+    out.Key("TableClassSummary")
+        .BeginObject()
+        .Key("TableClass")
+        .String(table.table_class)
         .EndObject();
   }
   if (table.sse.enabled) {
-    out.Key("SSEDescription").BeginObject()
-        .Key("Status").String("ENABLED")
-        .Key("SSEType").String(table.sse.sse_type)
-        .Key("KMSMasterKeyArn").String(table.sse.kms_master_key_id)
+    out.Key("SSEDescription")
+        .BeginObject()
+        .Key("Status")
+        .String("ENABLED")
+        .Key("SSEType")
+        .String(table.sse.sse_type)
+        .Key("KMSMasterKeyArn")
+        .String(table.sse.kms_master_key_id)
         .EndObject();
   }
   if (table.restored_from) {
-    out.Key("RestoreSummary").BeginObject()
-        .Key("SourceBackupArn").String(table.restored_from->backup_arn)
-        .Key("SourceTableArn").String(table.restored_from->table_arn)
-        .Key("RestoreDateTime").EpochSeconds(table.restored_from->restored_ms)
-        .Key("RestoreInProgress").Bool(false)
+    out.Key("RestoreSummary")
+        .BeginObject()
+        .Key("SourceBackupArn")
+        .String(table.restored_from->backup_arn)
+        .Key("SourceTableArn")
+        .String(table.restored_from->table_arn)
+        .Key("RestoreDateTime")
+        .EpochSeconds(table.restored_from->restored_ms)
+        .Key("RestoreInProgress")
+        .Bool(false)
         .EndObject();
   }
   if (const StreamSpec* stream = table.EnabledStream()) {
-    out.Key("StreamSpecification").BeginObject()
-        .Key("StreamEnabled").Bool(true)
-        .Key("StreamViewType").String(StreamViewTypeName(stream->view_type))
+    out.Key("StreamSpecification")
+        .BeginObject()
+        .Key("StreamEnabled")
+        .Bool(true)
+        .Key("StreamViewType")
+        .String(StreamViewTypeName(stream->view_type))
         .EndObject();
   }
   if (!table.streams.empty()) {  // a disabled stream stays the latest one

@@ -1,7 +1,7 @@
 // DescribeTable, DeleteTable and ListTables.
+#include "server/ops/common.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
-#include "server/ops/common.h"
 #include "server/ops/transient_status.h"
 
 namespace ddbd::server::ops {
@@ -12,8 +12,8 @@ std::string RenderTable(OpContext& ctx, std::string_view member, const TableDef&
                         std::optional<TableStatus> status = std::nullopt) {
   wire::JsonWriter out;
   out.BeginObject().Key(member);
-  WriteTableDescription(out, table, stats, [&ctx](uint64_t id) { return ctx.db().Stats(id); },
-                        status);
+  WriteTableDescription(
+      out, table, stats, [&ctx](uint64_t id) { return ctx.db().Stats(id); }, status);
   out.EndObject();
   return out.Take();
 }
@@ -82,9 +82,8 @@ Result<std::string> DeleteTable(OpContext& ctx, const Request& req) {
     current.status = TableStatus::kDeleting;
     return OkStatus();
   }));
-  AfterTransientDelay(ctx, [id = deleting->id](OpContext& later) {
-    FinishTableDeletion(later, id);
-  });
+  AfterTransientDelay(ctx,
+                      [id = deleting->id](OpContext& later) { FinishTableDeletion(later, id); });
   return description;
 }
 

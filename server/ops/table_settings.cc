@@ -135,7 +135,8 @@ Status CheckOnDemand(const OnDemandInput& in, BillingMode mode, OnDemandSite sit
   if (mode == BillingMode::kProvisioned && (in.max_read || in.max_write)) {
     const std::string member = in.max_read ? "MaxReadRequestUnits" : "MaxWriteRequestUnits";
     if (site == OnDemandSite::kUpdateTable) {
-      return Error::Validation(prefix + member + " for OnDemandThroughput cannot be specified "
+      return Error::Validation(prefix + member +
+                               " for OnDemandThroughput cannot be specified "
                                "when the table BillingMode is PROVISIONED");
     }
     return Error::Validation(prefix + member + " for OnDemandThroughput " +
@@ -159,17 +160,16 @@ void ApplyOnDemand(const OnDemandInput& in, OnDemandThroughput& on_demand) {
 }
 
 Result<std::optional<StreamInput>> ReadStreamSpecification(wire::JsonObject body,
-                                              wire::ConstraintErrors& errors) {
+                                                           wire::ConstraintErrors& errors) {
   DDBD_ASSIGN_OR_RETURN(auto spec, wire::GetObject(body, "StreamSpecification"));
   if (!spec) return std::optional<StreamInput>();
   StreamInput in;
   DDBD_ASSIGN_OR_RETURN(auto enabled, wire::GetBool(*spec, "StreamEnabled"));
   if (!enabled) errors.NotNull("streamSpecification.streamEnabled");
   in.enabled = enabled.value_or(false);
-  DDBD_ASSIGN_OR_RETURN(auto view, ReadEnum(*spec, "StreamViewType", "streamSpecification.streamViewType",
-                                            {"NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES",
-                                             "KEYS_ONLY"},
-                                            errors));
+  DDBD_ASSIGN_OR_RETURN(
+      auto view, ReadEnum(*spec, "StreamViewType", "streamSpecification.streamViewType",
+                          {"NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"}, errors));
   if (view == "NEW_IMAGE") in.view_type = StreamViewType::kNewImage;
   if (view == "OLD_IMAGE") in.view_type = StreamViewType::kOldImage;
   if (view == "NEW_AND_OLD_IMAGES") in.view_type = StreamViewType::kNewAndOldImages;
@@ -180,12 +180,14 @@ Result<std::optional<StreamInput>> ReadStreamSpecification(wire::JsonObject body
 Status ApplyStream(const StreamInput& in, bool on_create, uint64_t new_stream_id, int64_t now_ms,
                    TableDef& table) {
   if (in.enabled && !in.view_type) {
-    return Error::Validation("One or more parameter values were invalid: If stream is being "
-                             "enabled then UpdateViewType is required");
+    return Error::Validation(
+        "One or more parameter values were invalid: If stream is being "
+        "enabled then UpdateViewType is required");
   }
   if (!in.enabled && in.view_type) {
-    return Error::Validation("One or more parameter values were invalid: If stream is being "
-                             "disabled, then UpdateViewType must not be specified");
+    return Error::Validation(
+        "One or more parameter values were invalid: If stream is being "
+        "disabled, then UpdateViewType must not be specified");
   }
   if (in.enabled) {
     if (table.EnabledStream()) {
@@ -193,9 +195,8 @@ Status ApplyStream(const StreamInput& in, bool on_create, uint64_t new_stream_id
     }
     // A stream's label (and ARN) is its creation time in milliseconds: a stream enabled
     // within the same millisecond as the previous one is dated a millisecond later.
-    const int64_t created = table.streams.empty()
-                                ? now_ms
-                                : std::max(now_ms, table.streams.back().created_ms + 1);
+    const int64_t created =
+        table.streams.empty() ? now_ms : std::max(now_ms, table.streams.back().created_ms + 1);
     table.streams.push_back(StreamSpec{new_stream_id, *in.view_type, created, true});
   } else if (!on_create) {
     if (!table.EnabledStream()) {
@@ -217,9 +218,9 @@ Result<TableSettingsInput> ReadTableSettings(wire::JsonObject body, std::string_
   DDBD_ASSIGN_OR_RETURN(in.on_demand, ReadOnDemandThroughput(body));
   DDBD_ASSIGN_OR_RETURN(in.sse, ReadSse(body, region, errors));
   DDBD_ASSIGN_OR_RETURN(in.stream, ReadStreamSpecification(body, errors));
-  DDBD_ASSIGN_OR_RETURN(in.table_class, ReadEnum(body, "TableClass", "tableClass",
-                                                 {"STANDARD", "STANDARD_INFREQUENT_ACCESS"},
-                                                 errors));
+  DDBD_ASSIGN_OR_RETURN(in.table_class,
+                        ReadEnum(body, "TableClass", "tableClass",
+                                 {"STANDARD", "STANDARD_INFREQUENT_ACCESS"}, errors));
   DDBD_ASSIGN_OR_RETURN(in.deletion_protection, wire::GetBool(body, "DeletionProtectionEnabled"));
   return in;
 }

@@ -74,7 +74,8 @@ struct KeySchemaInput {
 };
 
 // Reads the KeySchema member of `object` (a table's or an index's): 1..`max_elements`
-// elements (2, or 8 for a GSI's multi-attribute keys), names of 1..255 characters. `path` is its envelope path ("keySchema", "…member.keySchema").
+// elements (2, or 8 for a GSI's multi-attribute keys), names of 1..255 characters. `path` is its
+// envelope path ("keySchema", "…member.keySchema").
 Result<std::vector<KeySchemaInput>> ReadKeySchema(wire::JsonObject object, const std::string& path,
                                                   size_t max_elements,
                                                   wire::ConstraintErrors& errors);

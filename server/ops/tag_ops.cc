@@ -15,8 +15,10 @@ Result<std::string_view> ReadResourceArn(wire::JsonObject body, wire::Constraint
 // Pinned by: test_tags.py::test_an_arn_must_start_with_arn
 Status CheckIsArn(std::string_view arn) {
   if (arn.starts_with("arn:")) return OkStatus();
-  return Error::Validation("One or more parameter values were invalid: ARNs must start with "
-                           "'arn:': " + std::string(arn));
+  return Error::Validation(
+      "One or more parameter values were invalid: ARNs must start with "
+      "'arn:': " +
+      std::string(arn));
 }
 
 // The table an ARN names, in this request's namespace.
@@ -30,8 +32,8 @@ Result<std::shared_ptr<const TableDef>> TableOfArn(OpContext& ctx, std::string_v
   std::string_view name = arn.substr(table_marker + 7);
   auto table = ctx.catalog().Find(ctx.scope(), name);
   if (!table) {
-    return Error::ResourceNotFound("Requested resource not found: ResourcArn: " +
-                                   std::string(arn) + " not found");
+    return Error::ResourceNotFound("Requested resource not found: ResourcArn: " + std::string(arn) +
+                                   " not found");
   }
   return table;
 }
@@ -79,7 +81,8 @@ Result<std::string> UntagResource(OpContext& ctx, const Request& req) {
   // The keys to remove follow TagResource's key rules (not recorded for UntagResource).
   for (std::string_view key : remove) DDBD_RETURN_IF_ERROR(CheckTagKey(key));
   DDBD_ASSIGN_OR_RETURN(auto current, TableOfArn(ctx, arn));
-  if (remove.empty()) return Error::Validation("Atleast one Tag Key needs to be provided as Input.");
+  if (remove.empty())
+    return Error::Validation("Atleast one Tag Key needs to be provided as Input.");
 
   auto untagged = ctx.catalog().Modify(current->id, [&](TableDef& table) {
     std::erase_if(table.tags, [&](const Tag& t) {

@@ -36,9 +36,11 @@ Result<TransactGetInput> ParseTransactGetItems(wire::JsonObject body) {
       }
     }
     if (position == 0) {
-      errors.Add(std::nullopt, "transactItems", "Member must have length greater than or equal to 1");
+      errors.Add(std::nullopt, "transactItems",
+                 "Member must have length greater than or equal to 1");
     } else if (position > kMaxGets) {
-      errors.Add(std::nullopt, "transactItems", "Member must have length less than or equal to 100");
+      errors.Add(std::nullopt, "transactItems",
+                 "Member must have length less than or equal to 100");
     }
   }
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
@@ -69,7 +71,8 @@ Result<TransactGetOutput> ExecuteTransactGetItems(OpContext& ctx, TransactGetInp
   }
   for (size_t i = 0; i < reads.size(); ++i) {
     if (!seen.insert(ItemIdentity{tables[i]->id, reads[i].key}).second) {
-      return Error::Validation("Transaction request cannot include multiple operations on one item");
+      return Error::Validation(
+          "Transaction request cannot include multiple operations on one item");
     }
   }
   DDBD_ASSIGN_OR_RETURN(output.outcomes, ctx.db().WriteItems(std::move(reads)));
@@ -107,7 +110,8 @@ std::string RenderTransactGetItems(const TransactGetOutput& output) {
   out.Key("Responses").BeginArray();
   for (size_t i = 0; i < output.gets.size(); ++i) {
     out.BeginObject();
-    if (output.outcomes[i].old_item) WriteFoundItem(out, *output.outcomes[i].old_item, output.gets[i].expressions);
+    if (output.outcomes[i].old_item)
+      WriteFoundItem(out, *output.outcomes[i].old_item, output.gets[i].expressions);
     out.EndObject();
   }
   out.EndArray();

@@ -16,7 +16,7 @@ struct TransactGetInput {
 
 struct TransactGetOutput {
   std::vector<GetRequest> gets;
-  std::vector<uint64_t> table_ids;  // of each Get's table
+  std::vector<uint64_t> table_ids;              // of each Get's table
   std::vector<storage::WriteOutcome> outcomes;  // each item read (old_item), in Get order
   CapacityDetail capacity = CapacityDetail::kNone;
 };

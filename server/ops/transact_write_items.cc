@@ -122,7 +122,8 @@ Status TransactionVerdict(const std::vector<bool>& checks,
 }
 
 // Every action prepared against its table, or the cancellation a wrongly typed key causes.
-Result<std::vector<PreparedWrite>> PrepareActions(OpContext& ctx, std::vector<ItemWriteInput> actions) {
+Result<std::vector<PreparedWrite>> PrepareActions(OpContext& ctx,
+                                                  std::vector<ItemWriteInput> actions) {
   // Every action is validated before a wrongly typed key cancels the transaction, so the
   // request's own errors come first (ddbd's choice: DynamoDB's order is not recorded).
   std::vector<PreparedWrite> prepared;
@@ -142,7 +143,8 @@ Result<std::vector<PreparedWrite>> PrepareActions(OpContext& ctx, std::vector<It
   std::unordered_set<ItemIdentity, ItemIdentityHash> seen;
   for (const PreparedWrite& write : prepared) {
     if (!seen.insert(ItemIdentity{write.table->id, write.key}).second) {
-      return Error::Validation("Transaction request cannot include multiple operations on one item");
+      return Error::Validation(
+          "Transaction request cannot include multiple operations on one item");
     }
   }
   // Only the first wrongly typed key gets a ValidationError; every other action None.
@@ -177,9 +179,11 @@ Result<TransactWriteInput> ParseTransactWriteItems(wire::JsonObject body) {
       elements.push_back(element);
     }
     if (elements.empty()) {
-      errors.Add(std::nullopt, "transactItems", "Member must have length greater than or equal to 1");
+      errors.Add(std::nullopt, "transactItems",
+                 "Member must have length greater than or equal to 1");
     } else if (elements.size() > kMaxActions) {
-      errors.Add(std::nullopt, "transactItems", "Member must have length less than or equal to 100");
+      errors.Add(std::nullopt, "transactItems",
+                 "Member must have length less than or equal to 100");
     }
   }
   DDBD_RETURN_IF_ERROR(errors.ToStatus());

@@ -1,7 +1,6 @@
 // Delayed state changes of tables and indexes.
 #include "server/ops/transient_status.h"
 
-
 namespace ddbd::server::ops {
 
 bool TransientStatuses(const OpContext& ctx) {
@@ -18,14 +17,22 @@ void AfterTransientDelay(OpContext& ctx, std::function<void(OpContext&)> work) {
 Status CheckTableChangeable(const TableDef& table, bool allow_updating) {
   const char* state = nullptr;
   switch (table.status) {
-    case TableStatus::kCreating: state = "created"; break;
-    case TableStatus::kDeleting: state = "deleted"; break;
-    case TableStatus::kUpdating: state = allow_updating ? nullptr : "updated"; break;
-    case TableStatus::kActive: break;
+    case TableStatus::kCreating:
+      state = "created";
+      break;
+    case TableStatus::kDeleting:
+      state = "deleted";
+      break;
+    case TableStatus::kUpdating:
+      state = allow_updating ? nullptr : "updated";
+      break;
+    case TableStatus::kActive:
+      break;
   }
   if (!state) return OkStatus();
-  return Error::ResourceInUse("Attempt to change a resource which is still in use: Table is being " +
-                              std::string(state) + ": " + table.name);
+  return Error::ResourceInUse(
+      "Attempt to change a resource which is still in use: Table is being " + std::string(state) +
+      ": " + table.name);
 }
 
 Status DropTable(OpContext& ctx, const TableDef& table) {

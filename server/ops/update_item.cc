@@ -28,8 +28,10 @@ Status CheckKeyNotUpdated(const TableDef& table, const ExpressionInputs& express
       continue;
     }
     if (path.size() > 1) {
-      return Error::Validation("Key attributes must be scalars; list random access '[]' and map "
-                               "lookup '.' are not allowed: Key: " + name);
+      return Error::Validation(
+          "Key attributes must be scalars; list random access '[]' and map "
+          "lookup '.' are not allowed: Key: " +
+          name);
     }
     return Error::Validation("One or more parameter values were invalid: Cannot update attribute " +
                              name + ". This attribute is part of the key");
@@ -45,7 +47,8 @@ bool OnlyRemoves(const expressions::UpdateExpression& update) {
          });
 }
 
-Result<std::optional<Item>> ComputeUpdated(const UpdateItemInput& in, const std::optional<Item>& old) {
+Result<std::optional<Item>> ComputeUpdated(const UpdateItemInput& in,
+                                           const std::optional<Item>& old) {
   DDBD_RETURN_IF_ERROR(CheckWriteCondition(in.request, old));
   const ExpressionInputs& expressions = in.request.expressions;
   // An update that only removes (REMOVE, DELETE from a set) leaves a missing item missing.
@@ -58,8 +61,8 @@ Result<std::optional<Item>> ComputeUpdated(const UpdateItemInput& in, const std:
   const AttributeMap& base = old ? *old : static_cast<const AttributeMap&>(in.key);
   Item updated(base);
   if (expressions.update) {
-    DDBD_ASSIGN_OR_RETURN(updated, expressions::ApplyUpdate(*expressions.update,
-                                                            expressions.bindings, base));
+    DDBD_ASSIGN_OR_RETURN(
+        updated, expressions::ApplyUpdate(*expressions.update, expressions.bindings, base));
   }
   if (ItemSize(updated) > kMaxItemBytes) {
     return Error::Validation("Item size to update has exceeded the maximum allowed size");
@@ -77,10 +80,11 @@ Result<std::optional<Item>> ComputeUpdated(const UpdateItemInput& in, const std:
     // An update that empties an index key is reported in terms of the update.
     if (index_keys.error().message().find("cannot contain an empty string value") !=
         std::string::npos) {
-      return Error::Validation("One or more parameter values are not valid. The update "
-                               "expression attempted to update a secondary index key to a value "
-                               "that is not supported. The AttributeValue for a key attribute "
-                               "cannot contain an empty string value.");
+      return Error::Validation(
+          "One or more parameter values are not valid. The update "
+          "expression attempted to update a secondary index key to a value "
+          "that is not supported. The AttributeValue for a key attribute "
+          "cannot contain an empty string value.");
     }
     return std::move(index_keys).error();
   }
@@ -99,8 +103,8 @@ Result<PreparedWrite> PrepareUpdate(OpContext& ctx, ItemWriteInput input) {
   DDBD_ASSIGN_OR_RETURN(write.key, KeyFromParameter(*write.table, in->key));
   DDBD_RETURN_IF_ERROR(CheckKeyNotUpdated(*write.table, in->request.expressions));
   write.request = std::shared_ptr<const WriteRequest>(in, &in->request);
-  write.compute = [in = std::shared_ptr<const UpdateItemInput>(in)](
-                      const std::optional<Item>& old) {
+  write.compute = [in =
+                       std::shared_ptr<const UpdateItemInput>(in)](const std::optional<Item>& old) {
     return storage::Mutation::From(ComputeUpdated(*in, old));
   };
   return write;

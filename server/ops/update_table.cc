@@ -1,12 +1,12 @@
 // UpdateTable: billing mode, provisioned throughput, deletion protection, table class, SSE,
-// GlobalSecondaryIndexUpdates and VectorIndexUpdates. Stream and replica updates belong to later work and are
-// refused until then.
+// GlobalSecondaryIndexUpdates and VectorIndexUpdates. Stream and replica updates belong to later
+// work and are refused until then.
 #include "server/ops/index_updates.h"
-#include "server/ops/transient_status.h"
-#include "server/ops/vector_updates.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
 #include "server/ops/table_settings.h"
+#include "server/ops/transient_status.h"
+#include "server/ops/vector_updates.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -80,8 +80,9 @@ Result<IndexChanges> ApplyUpdate(OpContext& ctx, const UpdateTableInput& in, Tab
     DDBD_RETURN_IF_ERROR(CheckThroughputForMode(mode, s.throughput));
   }
   if (mode == BillingMode::kProvisioned && table.HasVectorIndexes()) {
-    return Error::Validation("One or more parameter values were invalid: Tables with vector "
-                             "indexes must be in PAY_PER_REQUEST mode");
+    return Error::Validation(
+        "One or more parameter values were invalid: Tables with vector "
+        "indexes must be in PAY_PER_REQUEST mode");
   }
   const int64_t now = ctx.NowMs();
   if (mode != table.billing_mode) {
@@ -114,9 +115,9 @@ Result<IndexChanges> ApplyUpdate(OpContext& ctx, const UpdateTableInput& in, Tab
     const IndexDef* target = update.delete_name ? table.FindIndex(*update.delete_name) : nullptr;
     vector_actions += !(target && target->status == IndexStatus::kCreating);
   }
-  DDBD_ASSIGN_OR_RETURN(IndexChanges changes,
-                        ApplyIndexUpdates(ctx, in.index_updates, in.attribute_definitions,
-                                          vector_actions, table));
+  DDBD_ASSIGN_OR_RETURN(
+      IndexChanges changes,
+      ApplyIndexUpdates(ctx, in.index_updates, in.attribute_definitions, vector_actions, table));
   DDBD_RETURN_IF_ERROR(
       ApplyVectorIndexUpdates(ctx, in.vector_updates, in.attribute_definitions, table, changes));
   return changes;
@@ -161,9 +162,9 @@ Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   }
   wire::JsonWriter out;
   out.BeginObject().Key("TableDescription");
-  WriteTableDescription(out, reported, ctx.db().Stats(table.id),
-                        [&ctx](uint64_t id) { return ctx.db().Stats(id); },
-                        indexes_changing ? std::optional(TableStatus::kUpdating) : std::nullopt);
+  WriteTableDescription(
+      out, reported, ctx.db().Stats(table.id), [&ctx](uint64_t id) { return ctx.db().Stats(id); },
+      indexes_changing ? std::optional(TableStatus::kUpdating) : std::nullopt);
   out.EndObject();
   return out.Take();
 }

@@ -83,8 +83,8 @@ Result<VectorIndexInput> ReadVectorIndex(wire::JsonValue json, const std::string
     }
   }
   DDBD_ASSIGN_OR_RETURN(index.search_schema, ReadSearchSchema(object, path, errors));
-  DDBD_RETURN_IF_ERROR(ReadProjection(object, path, errors, index.projection_type,
-                                      index.non_key_attributes));
+  DDBD_RETURN_IF_ERROR(
+      ReadProjection(object, path, errors, index.projection_type, index.non_key_attributes));
   DDBD_ASSIGN_OR_RETURN(auto dimensions, wire::GetLong(object, "Dimensions"));
   if (!dimensions) {
     errors.NotNull(path + ".dimensions");
@@ -92,9 +92,9 @@ Result<VectorIndexInput> ReadVectorIndex(wire::JsonValue json, const std::string
     if (*dimensions < 1) errors.ValueAtLeast(std::to_string(*dimensions), path + ".dimensions", 1);
     index.dimensions = *dimensions;
   }
-  DDBD_ASSIGN_OR_RETURN(auto distance, ReadEnum(object, "DistanceFunction",
-                                                path + ".distanceFunction",
-                                                {"COSINE", "DOT_PRODUCT", "EUCLIDEAN"}, errors));
+  DDBD_ASSIGN_OR_RETURN(auto distance,
+                        ReadEnum(object, "DistanceFunction", path + ".distanceFunction",
+                                 {"COSINE", "DOT_PRODUCT", "EUCLIDEAN"}, errors));
   if (!wire::Member(object, "DistanceFunction")) errors.NotNull(path + ".distanceFunction");
   index.distance = std::string(distance.value_or(""));
   return index;
@@ -142,7 +142,8 @@ Result<IndexDef> CheckVectorIndex(const VectorIndexInput& in,
     return element.element_type == "HASH";
   });
   if (hashes > 1) {
-    return Invalid("Value '" + std::to_string(hashes) + "' at 'SearchSchema' failed to satisfy "
+    return Invalid("Value '" + std::to_string(hashes) +
+                   "' at 'SearchSchema' failed to satisfy "
                    "constraint: Member must have HASH count less than or equal to 1");
   }
   std::set<std::string> seen;
@@ -153,7 +154,8 @@ Result<IndexDef> CheckVectorIndex(const VectorIndexInput& in,
   }
   const size_t filters = schema.size() - static_cast<size_t>(hashes);
   if (filters > kMaxInlineFilters) {  // uncaptured text, in the form of the HASH count's
-    return Invalid("Value '" + std::to_string(filters) + "' at 'SearchSchema' failed to satisfy "
+    return Invalid("Value '" + std::to_string(filters) +
+                   "' at 'SearchSchema' failed to satisfy "
                    "constraint: Member must have INLINE_FILTER count less than or equal to 18");
   }
   for (const auto& element : schema) {
@@ -167,9 +169,9 @@ Result<IndexDef> CheckVectorIndex(const VectorIndexInput& in,
   return index;
 }
 
-Result<std::vector<IndexDef>> CheckVectorIndexList(const std::vector<VectorIndexInput>& inputs,
-                                                   const std::vector<AttributeDefinition>& definitions,
-                                                   BillingMode billing_mode) {
+Result<std::vector<IndexDef>> CheckVectorIndexList(
+    const std::vector<VectorIndexInput>& inputs,
+    const std::vector<AttributeDefinition>& definitions, BillingMode billing_mode) {
   if (billing_mode != BillingMode::kPayPerRequest) return VectorIndexesNeedOnDemand();
   std::vector<IndexDef> indexes;
   for (const auto& input : inputs) {

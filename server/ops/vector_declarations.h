@@ -44,9 +44,9 @@ Result<IndexDef> CheckVectorIndex(const VectorIndexInput& in,
 // CreateTable's checks of the whole list: the on-demand gate, each index, duplicate names,
 // the per-table count, one dimension count per vector attribute, vector attributes kept out
 // of AttributeDefinitions.
-Result<std::vector<IndexDef>> CheckVectorIndexList(const std::vector<VectorIndexInput>& inputs,
-                                                   const std::vector<AttributeDefinition>& definitions,
-                                                   BillingMode billing_mode);
+Result<std::vector<IndexDef>> CheckVectorIndexList(
+    const std::vector<VectorIndexInput>& inputs,
+    const std::vector<AttributeDefinition>& definitions, BillingMode billing_mode);
 
 // The messages shared with UpdateTable.
 Error VectorIndexesNeedOnDemand();

@@ -22,8 +22,10 @@ Status CreateVectorIndex(OpContext& ctx, const VectorIndexInput& input,
   if (table.billing_mode != BillingMode::kPayPerRequest) return VectorIndexesNeedOnDemand();
   if (const IndexDef* existing = table.FindIndex(input.name)) {
     if (existing->IsVector() && existing->status == IndexStatus::kCreating) {
-      return Error::ResourceInUse("Attempt to change a resource which is still in use: Index is "
-                                  "being created.  Table: " + table.name + " Index: " + input.name);
+      return Error::ResourceInUse(
+          "Attempt to change a resource which is still in use: Index is "
+          "being created.  Table: " +
+          table.name + " Index: " + input.name);
     }
     return Error::Validation("Attempting to create an index which already exists");
   }
@@ -46,8 +48,9 @@ Status CreateVectorIndex(OpContext& ctx, const VectorIndexInput& input,
     }
   }
   if (vector_count >= kMaxVectorIndexes) {
-    return Error::LimitExceeded("Subscriber limit exceeded: Number of vector secondary indexes "
-                                "exceeds per-table limit of 5");
+    return Error::LimitExceeded(
+        "Subscriber limit exceeded: Number of vector secondary indexes "
+        "exceeds per-table limit of 5");
   }
   for (const auto& def : new_definitions) {
     if (def.name == index.vector->attribute) return VectorAttributeDefined(def.name);
@@ -77,9 +80,10 @@ std::string KeySchemaText(const KeyElement& key, std::string_view key_type) {
 }
 
 Error Redefined(const std::string& existing, const std::string& requested) {
-  return Invalid("Attributes cannot be redefined. Please check that your attribute has the same "
-                 "type as previously defined. Existing schema: " + existing + " New schema: " +
-                 requested);
+  return Invalid(
+      "Attributes cannot be redefined. Please check that your attribute has the same "
+      "type as previously defined. Existing schema: " +
+      existing + " New schema: " + requested);
 }
 
 }  // namespace
@@ -90,12 +94,11 @@ Error KeyRedefined(const KeyElement& existing, std::string_view existing_key_typ
                    KeySchemaText(requested, requested_key_type));
 }
 
-Error AttributeRedefined(const KeyElement& key, std::string_view key_type,
-                         const VectorSpec& vector, bool vector_first) {
+Error AttributeRedefined(const KeyElement& key, std::string_view key_type, const VectorSpec& vector,
+                         bool vector_first) {
   const std::string key_schema = KeySchemaText(key, key_type);
-  const std::string vector_schema = "VectorIndexSchema:[VectorAttribute: key{" +
-                                    vector.attribute + ":L:" +
-                                    std::to_string(vector.dimensions) + "}]";
+  const std::string vector_schema = "VectorIndexSchema:[VectorAttribute: key{" + vector.attribute +
+                                    ":L:" + std::to_string(vector.dimensions) + "}]";
   return vector_first ? Redefined(vector_schema, key_schema) : Redefined(key_schema, vector_schema);
 }
 
@@ -107,8 +110,7 @@ Result<std::vector<VectorIndexUpdateInput>> ReadVectorIndexUpdates(wire::JsonObj
   for (wire::JsonValue element : *array) {
     DDBD_ASSIGN_OR_RETURN(wire::JsonObject object, wire::AsObject(element));
     VectorIndexUpdateInput update;
-    const std::string path =
-        "vectorIndexUpdates." + std::to_string(updates.size() + 1) + ".member";
+    const std::string path = "vectorIndexUpdates." + std::to_string(updates.size() + 1) + ".member";
     if (std::optional<wire::JsonValue> create = wire::Member(object, "Create");
         create && !create->is_null()) {
       DDBD_ASSIGN_OR_RETURN(update.create, ReadVectorIndex(*create, path + ".create", errors));
@@ -153,10 +155,11 @@ Status ApplyVectorIndexUpdates(OpContext& ctx, const std::vector<VectorIndexUpda
                                      " for table " + table.name);
     }
     if (it->status == IndexStatus::kCreating && !it->backfilling) {
-      return Error::ResourceInUse("Attempt to change a resource which is still in use: Index "
-                                  "creation is in resource allocation phase. Retry deletion during "
-                                  "backfilling phase or when the index is active. Table: " +
-                                  table.name + " Index: " + it->name);
+      return Error::ResourceInUse(
+          "Attempt to change a resource which is still in use: Index "
+          "creation is in resource allocation phase. Retry deletion during "
+          "backfilling phase or when the index is active. Table: " +
+          table.name + " Index: " + it->name);
     }
     IndexDef deleted = *it;
     deleted.status = IndexStatus::kDeleting;

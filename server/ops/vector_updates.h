@@ -36,7 +36,7 @@ Status ApplyVectorIndexUpdates(OpContext& ctx, const std::vector<VectorIndexUpda
 // uses with another type as `existing`.
 Error KeyRedefined(const KeyElement& existing, std::string_view existing_key_type,
                    const KeyElement& requested, std::string_view requested_key_type);
-Error AttributeRedefined(const KeyElement& key, std::string_view key_type,
-                         const VectorSpec& vector, bool vector_first);
+Error AttributeRedefined(const KeyElement& key, std::string_view key_type, const VectorSpec& vector,
+                         bool vector_first);
 
 }  // namespace ddbd::server::ops

@@ -31,8 +31,9 @@ class ValueParser {
     if (name.empty()) {
       Violation("One or more parameter values were invalid: Empty attribute name");
     } else if (name.size() > kMaxAttributeNameBytes) {
-      Violation("1 validation error detected: Attribute name is too large, must be less than "
-                "65536 bytes");
+      Violation(
+          "1 validation error detected: Attribute name is too large, must be less than "
+          "65536 bytes");
     }
   }
   std::string CanonicalNumber(std::string_view literal) {
@@ -50,9 +51,9 @@ class ValueParser {
 
 AttributeType TypeOfKey(std::string_view key, bool& known) {
   static constexpr std::pair<std::string_view, AttributeType> kTypes[] = {
-      {"S", AttributeType::kS},     {"N", AttributeType::kN},   {"B", AttributeType::kB},
+      {"S", AttributeType::kS},       {"N", AttributeType::kN},       {"B", AttributeType::kB},
       {"BOOL", AttributeType::kBool}, {"NULL", AttributeType::kNull}, {"M", AttributeType::kM},
-      {"L", AttributeType::kL},     {"SS", AttributeType::kSS}, {"NS", AttributeType::kNS},
+      {"L", AttributeType::kL},       {"SS", AttributeType::kSS},     {"NS", AttributeType::kNS},
       {"BS", AttributeType::kBS},
   };
   for (const auto& [name, type] : kTypes) {
@@ -77,8 +78,9 @@ std::string JoinForMessage(const std::vector<std::string>& members) {
 Result<AttributeValue> ValueParser::Value(JsonValue json, int depth) {
   DDBD_ASSIGN_OR_RETURN(JsonObject object, AsObject(json));
   if (depth > kMaxNestingDepth) {
-    Violation("Nesting Levels have exceeded supported limits: Attributes in the item have nested "
-              "levels beyond supported limit");
+    Violation(
+        "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
+        "levels beyond supported limit");
   }
   std::optional<std::pair<AttributeType, JsonValue>> chosen;
   int type_count = 0;
@@ -90,13 +92,15 @@ Result<AttributeValue> ValueParser::Value(JsonValue json, int depth) {
     if (!chosen) chosen.emplace(type, field.value);
   }
   if (type_count == 0) {
-    Violation("Supplied AttributeValue is empty, must contain exactly one of the supported "
-              "datatypes");
+    Violation(
+        "Supplied AttributeValue is empty, must contain exactly one of the supported "
+        "datatypes");
     return AttributeValue::Null();
   }
   if (type_count > 1) {
-    Violation("Supplied AttributeValue has more than one datatypes set, must contain exactly one "
-              "of the supported datatypes");
+    Violation(
+        "Supplied AttributeValue has more than one datatypes set, must contain exactly one "
+        "of the supported datatypes");
   }
   auto [type, value] = *chosen;
   switch (type) {
@@ -120,8 +124,9 @@ Result<AttributeValue> ValueParser::Value(JsonValue json, int depth) {
     case AttributeType::kNull: {
       DDBD_ASSIGN_OR_RETURN(bool b, AsBool(value));
       if (!b) {
-        Violation("One or more parameter values were invalid: Null attribute value types must "
-                  "have the value of true");
+        Violation(
+            "One or more parameter values were invalid: Null attribute value types must "
+            "have the value of true");
       }
       return AttributeValue::Null();
     }
@@ -163,9 +168,11 @@ Result<AttributeValue> ValueParser::Set(AttributeType type, JsonValue json) {
     }
   }
   if (members.empty()) {
-    Violation(type == AttributeType::kSS   ? "One or more parameter values were invalid: An string set  may not be empty"
-              : type == AttributeType::kNS ? "One or more parameter values were invalid: An number set  may not be empty"
-                                           : "One or more parameter values were invalid: Binary sets should not be empty");
+    Violation(type == AttributeType::kSS
+                  ? "One or more parameter values were invalid: An string set  may not be empty"
+              : type == AttributeType::kNS
+                  ? "One or more parameter values were invalid: An number set  may not be empty"
+                  : "One or more parameter values were invalid: Binary sets should not be empty");
   }
   std::unordered_set<std::string_view> seen;
   bool duplicates = !std::all_of(members.begin(), members.end(),

@@ -47,8 +47,9 @@ std::string Base64Encode(std::string_view bytes) {
 
 Result<std::string> Base64Decode(std::string_view text) {
   if (text.size() % 4 != 0) {
-    return Error::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " +
-                                std::to_string(text.size()));
+    return Error::Serialization(
+        "Base64 encoded length is expected a multiple of 4 bytes but found: " +
+        std::to_string(text.size()));
   }
   size_t padding = 0;
   if (!text.empty() && text.back() == '=') ++padding;

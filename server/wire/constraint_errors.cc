@@ -10,7 +10,7 @@ constexpr size_t kMaxListed = 10;
 // An echoed value longer than this is cut (and ends in "..."), so that a multi-megabyte
 // member does not make a multi-megabyte error; real-sized values are echoed whole.
 constexpr size_t kMaxEchoed = 16 * 1024;
-}
+}  // namespace
 
 void ConstraintErrors::Add(std::optional<std::string_view> value, std::string_view path,
                            std::string_view constraint) {
@@ -34,8 +34,8 @@ void ConstraintErrors::Add(std::optional<std::string_view> value, std::string_vi
 
 void ConstraintErrors::AddUnechoed(std::string_view path, std::string_view constraint) {
   if (items_.size() >= kMaxListed) return;
-  items_.push_back("Value at '" + std::string(path) + "' failed to satisfy constraint: " +
-                   std::string(constraint));
+  items_.push_back("Value at '" + std::string(path) +
+                   "' failed to satisfy constraint: " + std::string(constraint));
 }
 
 void ConstraintErrors::LengthAtLeast(std::string_view value, std::string_view path, size_t min) {
@@ -65,13 +65,12 @@ void ConstraintErrors::Enum(std::string_view value, std::string_view path,
 
 bool IsValidResourceName(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '-';
   });
 }
 
-void ConstraintErrors::TableName(std::string_view name, std::string_view path,
-                                 size_t max_length) {
+void ConstraintErrors::TableName(std::string_view name, std::string_view path, size_t max_length) {
   if (!IsValidResourceName(name)) Pattern(name, path, "[a-zA-Z0-9_.-]+");
   if (name.size() < 3) LengthAtLeast(name, path, 3);
   if (name.size() > max_length) LengthAtMost(name, path, max_length);

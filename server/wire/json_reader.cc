@@ -14,11 +14,16 @@ using simdjson::dom::element_type;
 std::string_view TokenName(JsonValue value) {
   switch (value.type()) {
     case element_type::INT64:
-    case element_type::UINT64: return "NUMBER_VALUE";
-    case element_type::DOUBLE: return "DECIMAL_VALUE";
-    case element_type::BOOL: return bool(value.get_bool()) ? "TRUE_VALUE" : "FALSE_VALUE";
-    case element_type::STRING: return "STRING_VALUE";
-    default: return "VALUE";
+    case element_type::UINT64:
+      return "NUMBER_VALUE";
+    case element_type::DOUBLE:
+      return "DECIMAL_VALUE";
+    case element_type::BOOL:
+      return bool(value.get_bool()) ? "TRUE_VALUE" : "FALSE_VALUE";
+    case element_type::STRING:
+      return "STRING_VALUE";
+    default:
+      return "VALUE";
   }
 }
 
@@ -59,8 +64,10 @@ Result<std::string_view> AsString(JsonValue value) {
 
 Result<int64_t> AsLong(JsonValue value) {
   switch (value.type()) {
-    case element_type::INT64: return int64_t(value.get_int64());
-    case element_type::UINT64: return Error::Serialization("Numeric value out of range of long");
+    case element_type::INT64:
+      return int64_t(value.get_int64());
+    case element_type::UINT64:
+      return Error::Serialization("Numeric value out of range of long");
     case element_type::DOUBLE: {
       // Truncated toward zero, as Jackson coerces; past the range of a long, refused (a cast
       // would be undefined behaviour).
@@ -70,8 +77,10 @@ Result<int64_t> AsLong(JsonValue value) {
       }
       return static_cast<int64_t>(number);
     }
-    case element_type::STRING: return Error::Serialization("STRING_VALUE cannot be converted to Long");
-    default: return Mismatch(value, "Long");
+    case element_type::STRING:
+      return Error::Serialization("STRING_VALUE cannot be converted to Long");
+    default:
+      return Mismatch(value, "Long");
   }
 }
 

@@ -2,7 +2,6 @@
 #include "server/wire/json_writer.h"
 
 #include <charconv>
-
 #include <cstdio>
 
 namespace ddbd::server::wire {
@@ -12,13 +11,27 @@ void JsonWriter::Quoted(std::string_view s) {
   out_.push_back('"');
   for (char c : s) {
     switch (c) {
-      case '"': out_ += "\\\""; break;
-      case '\\': out_ += "\\\\"; break;
-      case '\n': out_ += "\\n"; break;
-      case '\r': out_ += "\\r"; break;
-      case '\t': out_ += "\\t"; break;
-      case '\b': out_ += "\\b"; break;
-      case '\f': out_ += "\\f"; break;
+      case '"':
+        out_ += "\\\"";
+        break;
+      case '\\':
+        out_ += "\\\\";
+        break;
+      case '\n':
+        out_ += "\\n";
+        break;
+      case '\r':
+        out_ += "\\r";
+        break;
+      case '\t':
+        out_ += "\\t";
+        break;
+      case '\b':
+        out_ += "\\b";
+        break;
+      case '\f':
+        out_ += "\\f";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           out_ += "\\u00";
@@ -53,8 +66,7 @@ JsonWriter& JsonWriter::Double(double v) {
 JsonWriter& JsonWriter::EpochSeconds(int64_t milliseconds) {
   Separate();
   char buf[64];
-  int n = std::snprintf(buf, sizeof buf, "%lld.%03lld",
-                        static_cast<long long>(milliseconds / 1000),
+  int n = std::snprintf(buf, sizeof buf, "%lld.%03lld", static_cast<long long>(milliseconds / 1000),
                         static_cast<long long>(milliseconds % 1000));
   out_.append(buf, static_cast<size_t>(n));
   return *this;

@@ -10,21 +10,51 @@ namespace ddbd::server::wire {
 
 class JsonWriter {
  public:
-  JsonWriter& BeginObject() { Separate(); out_.push_back('{'); return *this; }
-  JsonWriter& EndObject() { out_.push_back('}'); return *this; }
-  JsonWriter& BeginArray() { Separate(); out_.push_back('['); return *this; }
-  JsonWriter& EndArray() { out_.push_back(']'); return *this; }
+  JsonWriter& BeginObject() {
+    Separate();
+    out_.push_back('{');
+    return *this;
+  }
+  JsonWriter& EndObject() {
+    out_.push_back('}');
+    return *this;
+  }
+  JsonWriter& BeginArray() {
+    Separate();
+    out_.push_back('[');
+    return *this;
+  }
+  JsonWriter& EndArray() {
+    out_.push_back(']');
+    return *this;
+  }
   JsonWriter& Key(std::string_view key) {
     Separate();
     Quoted(key);
     out_.push_back(':');
     return *this;
   }
-  JsonWriter& String(std::string_view s) { Separate(); Quoted(s); return *this; }
-  JsonWriter& Int(int64_t v) { Separate(); out_ += std::to_string(v); return *this; }
-  JsonWriter& Bool(bool v) { Separate(); out_ += v ? "true" : "false"; return *this; }
+  JsonWriter& String(std::string_view s) {
+    Separate();
+    Quoted(s);
+    return *this;
+  }
+  JsonWriter& Int(int64_t v) {
+    Separate();
+    out_ += std::to_string(v);
+    return *this;
+  }
+  JsonWriter& Bool(bool v) {
+    Separate();
+    out_ += v ? "true" : "false";
+    return *this;
+  }
   // A value that is already JSON (e.g. minified from another response), copied as it is.
-  JsonWriter& Raw(std::string_view json) { Separate(); out_ += json; return *this; }
+  JsonWriter& Raw(std::string_view json) {
+    Separate();
+    out_ += json;
+    return *this;
+  }
   // A capacity figure as DynamoDB prints it: always with a fraction ("1.0", "0.5").
   JsonWriter& Capacity(double v);
   // The shortest decimal that reads back as `v` (a finite double).

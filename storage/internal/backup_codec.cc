@@ -53,7 +53,8 @@ std::optional<std::string_view> JsonMember(std::string_view json, std::string_vi
 std::optional<int64_t> JsonInteger(std::string_view json, std::string_view name) {
   std::optional<std::string_view> text = JsonMember(json, name);
   int64_t value = 0;
-  if (!text || std::from_chars(text->data(), text->data() + text->size(), value).ec != std::errc()) {
+  if (!text ||
+      std::from_chars(text->data(), text->data() + text->size(), value).ec != std::errc()) {
     return std::nullopt;
   }
   return value;
@@ -122,6 +123,5 @@ Result<BackupRecord> DecodeBackup(std::string_view bytes) {
   DDBD_ASSIGN_OR_RETURN(backup.source, DecodeTableDef(table));
   return backup;
 }
-
 
 }  // namespace ddbd::storage

@@ -50,8 +50,8 @@ class BatchBuilder : public WriteBatchBuilder {
   rocksdb::WriteBatch batch_;
   const TableDef* table_ = nullptr;  // of the current item
   const PrimaryKey* key_ = nullptr;
-  std::map<uint64_t, StatsEntries> deltas_;             // table → id → delta
-  std::map<std::string, int64_t> collections_;          // collection key → size so far
+  std::map<uint64_t, StatsEntries> deltas_;                // table → id → delta
+  std::map<std::string, int64_t> collections_;             // collection key → size so far
   std::vector<std::pair<uint64_t, std::string>> records_;  // stream id, encoded record
   std::vector<std::function<void()>> notifications_;
   std::optional<int64_t> collection_size_;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+
 #include "model/log.h"
 
 namespace ddbd::storage {
@@ -58,7 +59,8 @@ class OutOfFilesRetryable : public rocksdb::FileSystemWrapper {
 
 }  // namespace
 
-std::shared_ptr<rocksdb::FileSystem> RetryWhenOutOfFiles(std::shared_ptr<rocksdb::FileSystem> base) {
+std::shared_ptr<rocksdb::FileSystem> RetryWhenOutOfFiles(
+    std::shared_ptr<rocksdb::FileSystem> base) {
   return std::make_shared<OutOfFilesRetryable>(std::move(base));
 }
 
@@ -87,8 +89,7 @@ void HealthMonitor::OnBackgroundError(rocksdb::BackgroundErrorReason, rocksdb::S
   {
     std::lock_guard lock(mutex_);
     if (!error_) {
-      log::Error("storage error, writes fail until it is recovered: %s",
-                   error->ToString().c_str());
+      log::Error("storage error, writes fail until it is recovered: %s", error->ToString().c_str());
     }
     error_ = error->ToString();
   }
@@ -123,7 +124,8 @@ void HealthMonitor::RecoverLoop() {
       error_.reset();
     } else {
       if (!resumed.IsBusy()) error_ = resumed.ToString();  // busy: RocksDB is recovering
-      delay = std::min(delay * 2, std::chrono::duration_cast<std::chrono::milliseconds>(kLastRetry));
+      delay =
+          std::min(delay * 2, std::chrono::duration_cast<std::chrono::milliseconds>(kLastRetry));
     }
   }
 }

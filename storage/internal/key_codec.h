@@ -15,7 +15,6 @@
 
 namespace ddbd::storage {
 
-
 // A partition's position in Scan order: 64-bit hash of the encoded partition key.
 uint64_t PartitionHash(std::string_view encoded_partition_key);
 

@@ -26,9 +26,9 @@ enum Field : uint64_t {
   kDeletionProtection = 14,
   kTableClass = 15,
   kSse = 16,
-  kTag = 17,    // repeated
-  kIndex = 18,  // repeated: a nested record of IndexField
-  kOnDemand = 19,  // written only when a maximum is set
+  kTag = 17,           // repeated
+  kIndex = 18,         // repeated: a nested record of IndexField
+  kOnDemand = 19,      // written only when a maximum is set
   kTtlAttribute = 20,  // written only while Time to Live is enabled
   kStream = 21,        // repeated, oldest first
   kPitr = 22,          // written only while point-in-time recovery is enabled
@@ -302,15 +302,29 @@ namespace {
 std::optional<bool> DecodeNamingField(uint64_t field, std::string_view payload, TableDef& t) {
   ByteReader in(payload);
   switch (field) {
-    case kId: t.id = static_cast<uint64_t>(in.SignedVarint()); break;
-    case kScope: t.scope = std::string(payload); break;
-    case kName: t.name = std::string(payload); break;
-    case kUuid: t.table_uuid = std::string(payload); break;
-    case kRegion: t.region = std::string(payload); break;
-    case kPartitionKey: return DecodeKeyElement(payload, t.partition_key);
-    case kSortKey: return DecodeKeyElement(payload, t.sort_key.emplace());
-    case kAttributeDefinition: return DecodeKeyElement(payload, t.attribute_definitions.emplace_back());
-    default: return std::nullopt;
+    case kId:
+      t.id = static_cast<uint64_t>(in.SignedVarint());
+      break;
+    case kScope:
+      t.scope = std::string(payload);
+      break;
+    case kName:
+      t.name = std::string(payload);
+      break;
+    case kUuid:
+      t.table_uuid = std::string(payload);
+      break;
+    case kRegion:
+      t.region = std::string(payload);
+      break;
+    case kPartitionKey:
+      return DecodeKeyElement(payload, t.partition_key);
+    case kSortKey:
+      return DecodeKeyElement(payload, t.sort_key.emplace());
+    case kAttributeDefinition:
+      return DecodeKeyElement(payload, t.attribute_definitions.emplace_back());
+    default:
+      return std::nullopt;
   }
   return in.ok();
 }
@@ -318,16 +332,36 @@ std::optional<bool> DecodeNamingField(uint64_t field, std::string_view payload, 
 std::optional<bool> DecodeSettingField(uint64_t field, std::string_view payload, TableDef& t) {
   ByteReader in(payload);
   switch (field) {
-    case kBillingMode: t.billing_mode = static_cast<BillingMode>(in.SignedVarint()); break;
-    case kBillingModeUpdated: t.billing_mode_updated_ms = in.SignedVarint(); break;
-    case kThroughput: DecodeThroughput(in, t.throughput); break;
-    case kOnDemand: DecodeOnDemand(in, t.on_demand); break;
-    case kCreationTime: t.creation_time_ms = in.SignedVarint(); break;
-    case kStatus: t.status = static_cast<TableStatus>(in.SignedVarint()); break;
-    case kDeletionProtection: t.deletion_protection = in.SignedVarint() != 0; break;
-    case kTableClass: t.table_class = std::string(payload); break;
-    case kTtlAttribute: t.ttl_attribute = std::string(payload); break;
-    case kTtlIndexed: t.ttl_indexed = in.SignedVarint() != 0; break;
+    case kBillingMode:
+      t.billing_mode = static_cast<BillingMode>(in.SignedVarint());
+      break;
+    case kBillingModeUpdated:
+      t.billing_mode_updated_ms = in.SignedVarint();
+      break;
+    case kThroughput:
+      DecodeThroughput(in, t.throughput);
+      break;
+    case kOnDemand:
+      DecodeOnDemand(in, t.on_demand);
+      break;
+    case kCreationTime:
+      t.creation_time_ms = in.SignedVarint();
+      break;
+    case kStatus:
+      t.status = static_cast<TableStatus>(in.SignedVarint());
+      break;
+    case kDeletionProtection:
+      t.deletion_protection = in.SignedVarint() != 0;
+      break;
+    case kTableClass:
+      t.table_class = std::string(payload);
+      break;
+    case kTtlAttribute:
+      t.ttl_attribute = std::string(payload);
+      break;
+    case kTtlIndexed:
+      t.ttl_indexed = in.SignedVarint() != 0;
+      break;
     case kPitr:
       t.pitr_enabled_ms = in.SignedVarint();
       t.pitr_recovery_days = in.SignedVarint();
@@ -343,7 +377,8 @@ std::optional<bool> DecodeSettingField(uint64_t field, std::string_view payload,
       tag.value = std::string(in.Bytes());
       break;
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
   return in.ok();
 }
@@ -368,8 +403,10 @@ std::optional<bool> DecodeCompositeField(uint64_t field, std::string_view payloa
       stream.enabled = in.Byte() != 0;
       break;
     }
-    case kIndex: return DecodeIndex(payload, t.indexes.emplace_back());
-    default: return std::nullopt;
+    case kIndex:
+      return DecodeIndex(payload, t.indexes.emplace_back());
+    default:
+      return std::nullopt;
   }
   return in.ok();
 }

@@ -31,12 +31,21 @@ class ExpressionTest : public ::testing::Test {
  protected:
   Bindings MakeBindings() {
     std::map<std::string, AttributeValue, std::less<>> values = {
-        {":alice", S("Alice")}, {":bob", S("Bob")},     {":20", N("20")},
-        {":30", N("30")},       {":40", N("40")},       {":admin", S("admin")},
-        {":Al", S("Al")},       {":two", N("2")},       {":one", N("1")},
-        {":S", S("S")},         {":SS", S("SS")},       {":paris", S("Paris")},
+        {":alice", S("Alice")},
+        {":bob", S("Bob")},
+        {":20", N("20")},
+        {":30", N("30")},
+        {":40", N("40")},
+        {":admin", S("admin")},
+        {":Al", S("Al")},
+        {":two", N("2")},
+        {":one", N("1")},
+        {":S", S("S")},
+        {":SS", S("SS")},
+        {":paris", S("Paris")},
         {":ops", AttributeValue::Set(AttributeType::kSS, {"ops", "admin"})},
-        {":list", AttributeValue::List({N("4")})},      {":str30", S("30")},
+        {":list", AttributeValue::List({N("4")})},
+        {":str30", S("30")},
     };
     std::map<std::string, std::string, std::less<>> names = {{"#n", "name"}, {"#a", "address"}};
     return Bindings(names, values);
@@ -74,8 +83,8 @@ TEST_F(ExpressionTest, Comparisons) {
   EXPECT_TRUE(Eval("#n <> :bob"));
   EXPECT_TRUE(Eval("age > :20 AND age < :40"));
   EXPECT_TRUE(Eval("age >= :30 AND age <= :30"));
-  EXPECT_FALSE(Eval("age = :str30"));   // different types are never equal
-  EXPECT_FALSE(Eval("age < :str30"));   // nor ordered
+  EXPECT_FALSE(Eval("age = :str30"));  // different types are never equal
+  EXPECT_FALSE(Eval("age < :str30"));  // nor ordered
   EXPECT_FALSE(Eval("absent = :30"));
   EXPECT_TRUE(Eval("absent <> :30"));  // a missing attribute is not equal to anything
   EXPECT_TRUE(Eval("age BETWEEN :20 AND :40"));
@@ -204,8 +213,7 @@ TEST_F(ExpressionTest, UpdateAddAndDelete) {
   ASSERT_OK_AND_ASSIGN(Item updated, Update("ADD age :one, tally :two, tags :ops", Sample()));
   EXPECT_EQ(updated.at("age"), N("31"));
   EXPECT_EQ(updated.at("tally"), N("2"));
-  EXPECT_EQ(updated.at("tags"),
-            AttributeValue::Set(AttributeType::kSS, {"admin", "dev", "ops"}));
+  EXPECT_EQ(updated.at("tags"), AttributeValue::Set(AttributeType::kSS, {"admin", "dev", "ops"}));
   ASSERT_OK_AND_ASSIGN(Item removed, Update("DELETE tags :ops", updated));
   EXPECT_EQ(removed.at("tags"), AttributeValue::Set(AttributeType::kSS, {"dev"}));
 }

@@ -56,9 +56,9 @@ TEST(LegacyTest, OperatorsAreCheckedInDynamoDBsOrderAndWords) {
 
 TEST(LegacyTest, NotContainsIsFalseForAMissingAttribute) {
   Bindings bindings;
-  ASSERT_OK_AND_ASSIGN(auto condition,
-                       TranslateComparisons({Filter("tags", "NOT_CONTAINS", {S("x")})},
-                                            "scanFilter", false, bindings));
+  ASSERT_OK_AND_ASSIGN(
+      auto condition, TranslateComparisons({Filter("tags", "NOT_CONTAINS", {S("x")})}, "scanFilter",
+                                           false, bindings));
   ASSERT_TRUE(condition.has_value());
   EXPECT_FALSE(Matches(*condition, Item{}, bindings));
   EXPECT_TRUE(Matches(*condition, Item{{"tags", S("abc")}}, bindings));
@@ -84,8 +84,9 @@ TEST(LegacyTest, ExpectedValueExistsAndEmptyMaps) {
   both.exists = false;
   auto refused = TranslateExpected({both}, false, bindings);
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().message(), "One or more parameter values were invalid: Value cannot "
-                                       "be used when Exists is false for Attribute: v");
+  EXPECT_EQ(refused.error().message(),
+            "One or more parameter values were invalid: Value cannot "
+            "be used when Exists is false for Attribute: v");
 }
 
 TEST(LegacyTest, ThousandsOfConditionsMakeAShallowTree) {
@@ -104,13 +105,12 @@ TEST(LegacyTest, ThousandsOfConditionsMakeAShallowTree) {
 
 TEST(LegacyTest, AttributeUpdatesActions) {
   Bindings bindings;
-  ASSERT_OK_AND_ASSIGN(
-      auto update,
-      TranslateAttributeUpdates({{"n", "ADD", N("2")},
-                                 {"l", "ADD", AttributeValue::List({S("b")})},
-                                 {"s", std::nullopt, S("put")},
-                                 {"gone", "DELETE", std::nullopt}},
-                                bindings));
+  ASSERT_OK_AND_ASSIGN(auto update,
+                       TranslateAttributeUpdates({{"n", "ADD", N("2")},
+                                                  {"l", "ADD", AttributeValue::List({S("b")})},
+                                                  {"s", std::nullopt, S("put")},
+                                                  {"gone", "DELETE", std::nullopt}},
+                                                 bindings));
   ASSERT_EQ(update.actions.size(), 4u);
   EXPECT_EQ(update.actions[0].kind, UpdateAction::Kind::kAdd);
   EXPECT_EQ(update.actions[1].kind, UpdateAction::Kind::kSet);  // list_append(if_not_exists…)

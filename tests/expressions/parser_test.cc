@@ -5,8 +5,8 @@
 
 #include <functional>
 
-#include "tests/testing/small_stack.h"
 #include "tests/testing/assertions.h"
+#include "tests/testing/small_stack.h"
 
 namespace ddbd::expressions {
 namespace {
@@ -28,20 +28,33 @@ std::string ProjectionError(std::string_view text) {
 }
 
 TEST(ConditionParserTest, AcceptsTheWholeGrammar) {
-  for (std::string_view text :
-       {"a = :v", "a <> :v", "a < :v AND b <= :w", "a > :v OR b >= :w", "NOT a = :v",
-        "a BETWEEN :lo AND :hi", "a IN (:x, :y, :z)", "attribute_exists(a.b[2].c)",
-        "attribute_not_exists(#pk)", "attribute_type(a, :t)", "begins_with(SK, :p)",
-        "contains(tags, :t)", "size(a) > :n", "(a = :v OR b = :w) AND NOT (c = :x)",
-        "a.b.c = :v", "a[0][1] = :v", "#n.#m = :v", "not a = :v and b = :w or c = :x",
-        ":v = a", "size(a) BETWEEN :lo AND :hi"}) {
+  for (std::string_view text : {"a = :v",
+                                "a <> :v",
+                                "a < :v AND b <= :w",
+                                "a > :v OR b >= :w",
+                                "NOT a = :v",
+                                "a BETWEEN :lo AND :hi",
+                                "a IN (:x, :y, :z)",
+                                "attribute_exists(a.b[2].c)",
+                                "attribute_not_exists(#pk)",
+                                "attribute_type(a, :t)",
+                                "begins_with(SK, :p)",
+                                "contains(tags, :t)",
+                                "size(a) > :n",
+                                "(a = :v OR b = :w) AND NOT (c = :x)",
+                                "a.b.c = :v",
+                                "a[0][1] = :v",
+                                "#n.#m = :v",
+                                "not a = :v and b = :w or c = :x",
+                                ":v = a",
+                                "size(a) BETWEEN :lo AND :hi"}) {
     EXPECT_EQ(ConditionError(text), "OK") << text;
   }
 }
 
 TEST(ConditionParserTest, NotBindsTighterThanAndWhichBindsTighterThanOr) {
-  ASSERT_OK_AND_ASSIGN(Condition c, ParseCondition("NOT a = :v AND b = :w OR c = :x",
-                                                   ExpressionKind::kCondition));
+  ASSERT_OK_AND_ASSIGN(
+      Condition c, ParseCondition("NOT a = :v AND b = :w OR c = :x", ExpressionKind::kCondition));
   ASSERT_EQ(c.kind, Condition::Kind::kOr);
   ASSERT_EQ(c.children[0].kind, Condition::Kind::kAnd);
   EXPECT_EQ(c.children[0].children[0].kind, Condition::Kind::kNot);
@@ -49,10 +62,10 @@ TEST(ConditionParserTest, NotBindsTighterThanAndWhichBindsTighterThanOr) {
 }
 
 TEST(ConditionParserTest, SyntaxErrorsNameTokenAndContext) {
-  EXPECT_EQ(ConditionError("PK = :pk AND SK begins_with(:orderPrefix)",
-                           ExpressionKind::kKeyCondition),
-            "Invalid KeyConditionExpression: Syntax error; token: \"begins_with\", near: \"SK "
-            "begins_with(\"");
+  EXPECT_EQ(
+      ConditionError("PK = :pk AND SK begins_with(:orderPrefix)", ExpressionKind::kKeyCondition),
+      "Invalid KeyConditionExpression: Syntax error; token: \"begins_with\", near: \"SK "
+      "begins_with(\"");
   EXPECT_EQ(ConditionError("foo"),
             "Invalid ConditionExpression: Syntax error; token: \"<EOF>\", near: \"foo\"");
   EXPECT_EQ(ConditionError("a = "),

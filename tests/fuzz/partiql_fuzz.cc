@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!statement.ok()) return 0;
   expressions::Bindings bindings(statement->names, statement->values);
   for (const auto& term : statement->where) {
-    if (!bindings.BindCondition(term.condition, expressions::ExpressionKind::kFilter).ok()) continue;
+    if (!bindings.BindCondition(term.condition, expressions::ExpressionKind::kFilter).ok())
+      continue;
     expressions::Matches(term.condition, fuzz::FuzzItem(), bindings);
   }
   if (statement->update && bindings.BindUpdate(*statement->update).ok()) {

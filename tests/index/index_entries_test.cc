@@ -2,12 +2,11 @@
 // storage through the EntriesPart, including the backfill.
 #include "index/index_entries.h"
 
-#include "index/entries_part.h"
-
 #include <gtest/gtest.h>
+
 #include <memory>
 
-
+#include "index/entries_part.h"
 #include "tests/testing/temp_db.h"
 
 namespace ddbd::index {
@@ -59,10 +58,12 @@ TEST(IndexEntriesTest, SparseMembershipAndProjection) {
   EXPECT_EQ(entry->projected.count("customer"), 1u);
   EXPECT_EQ(entry->projected.count("note"), 0u);
   EXPECT_EQ(entry->projected_size, ItemSize(entry->projected));
-  auto keys = EntryFor(table, table.indexes[1], Order("o1", "paid", "5"), /*with_projection=*/false);
+  auto keys =
+      EntryFor(table, table.indexes[1], Order("o1", "paid", "5"), /*with_projection=*/false);
   ASSERT_TRUE(keys.has_value());
   EXPECT_TRUE(keys->projected.empty());
-  EXPECT_EQ(keys->projected_size, ItemSize(Project(table, table.indexes[1], Order("o1", "paid", "5"))));
+  EXPECT_EQ(keys->projected_size,
+            ItemSize(Project(table, table.indexes[1], Order("o1", "paid", "5"))));
 }
 
 TEST(IndexEntriesTest, KeyChecksOnWrites) {
@@ -163,13 +164,13 @@ TEST(EntriesPartTest, EntriesFollowWritesAndBackfillFillsNewIndexes) {
   std::optional<PrimaryKey> after;
   do {
     ASSERT_OK_AND_ASSIGN(
-        after, temp.db().BackfillSlice(with_new_index, after, 3,
-                                       [&](const Item& item, std::string_view encoding,
-                                           storage::WriteBatchBuilder& batch) {
-                                         ++visited;
-                                         return part.BackfillEntry(with_new_index, added.id, item,
-                                                                   encoding, batch);
-                                       }));
+        after,
+        temp.db().BackfillSlice(
+            with_new_index, after, 3,
+            [&](const Item& item, std::string_view encoding, storage::WriteBatchBuilder& batch) {
+              ++visited;
+              return part.BackfillEntry(with_new_index, added.id, item, encoding, batch);
+            }));
   } while (after);
   EXPECT_EQ(visited, 4u);
   EXPECT_EQ(IndexIds(temp.db(), added.id, "paid"), (std::vector<std::string>{"o4", "o1"}));
@@ -196,7 +197,8 @@ TEST(EntriesPartTest, IndexStatisticsSurviveReopenAndDropIndexClearsThem) {
     if (customer) entry["customer"] = AttributeValue::String("c1");
     return static_cast<int64_t>(ItemSize(entry));
   };
-  const int64_t by_status_bytes = entry_of("o1", "paid", "30", true) + entry_of("o3", "open", "7", true);
+  const int64_t by_status_bytes =
+      entry_of("o1", "paid", "30", true) + entry_of("o3", "open", "7", true);
   EXPECT_EQ(temp.db().Stats(by_status).size_bytes, by_status_bytes);
   EXPECT_EQ(temp.db().Stats(keys_only).size_bytes,
             entry_of("o1", "paid", "30", false) + entry_of("o3", "open", "7", false));

@@ -2,9 +2,9 @@
 // metering (spec/vector-search.md §5, §9.2), and the order of write checks.
 #include "index/vector_entries.h"
 
-#include "vector/entry_codec.h"
-
 #include <gtest/gtest.h>
+
+#include "vector/entry_codec.h"
 
 namespace ddbd::index {
 namespace {
@@ -19,8 +19,8 @@ IndexDef VectorIndex(std::string name, ProjectionType projection = ProjectionTyp
   IndexDef index;
   index.name = std::move(name);
   index.projection = projection;
-  index.vector = VectorSpec{"embedding", 3, DistanceFunction::kCosine,
-                            {{"lang", KeyAttributeType::kS}}};
+  index.vector =
+      VectorSpec{"embedding", 3, DistanceFunction::kCosine, {{"lang", KeyAttributeType::kS}}};
   index.partition_keys = {{"tenant", KeyAttributeType::kS}};
   return index;
 }
@@ -66,7 +66,8 @@ TEST(VectorEntriesTest, EntrySizeFollowsDynamoDBsMeasure) {
   auto entry = VectorEntryFor(table, table.indexes[0], item);
   ASSERT_TRUE(entry);
   EXPECT_EQ(entry->projected_size, 1528u);
-  ddbd::vector::DecodedVectorEntry decoded = ddbd::vector::DecodeVectorEntry(table.indexes[0], entry->projected);
+  ddbd::vector::DecodedVectorEntry decoded =
+      ddbd::vector::DecodeVectorEntry(table.indexes[0], entry->projected);
   EXPECT_EQ(decoded.vector, (std::vector<float>{1, 2, 3}));
   EXPECT_EQ(decoded.attributes.count("embedding"), 0u);
   EXPECT_EQ(decoded.attributes.at("blob").scalar().size(), 1500u);
@@ -75,8 +76,10 @@ TEST(VectorEntriesTest, EntrySizeFollowsDynamoDBsMeasure) {
 TEST(VectorEntriesTest, MembershipNeedsAValidVectorAndTheHashAttribute) {
   TableDef table = Table({VectorIndex("Semantic", ProjectionType::kKeysOnly)});
   const IndexDef& index = table.indexes[0];
-  Item item{{"pk", AttributeValue::String("a")}, {"tenant", AttributeValue::String("acme")},
-            {"lang", AttributeValue::String("en")}, {"note", AttributeValue::String("n")},
+  Item item{{"pk", AttributeValue::String("a")},
+            {"tenant", AttributeValue::String("acme")},
+            {"lang", AttributeValue::String("en")},
+            {"note", AttributeValue::String("n")},
             {"embedding", Vec({"1", "0", "0"})}};
   auto entry = VectorEntryFor(table, index, item);
   ASSERT_TRUE(entry);
@@ -94,7 +97,8 @@ TEST(VectorEntriesTest, MembershipNeedsAValidVectorAndTheHashAttribute) {
 
 TEST(VectorEntriesTest, WriteChecksGoByIndexNameAndOnlyWhatTheWriteSets) {
   TableDef table = Table({VectorIndex("Zeta"), VectorIndex("Alpha")});
-  Item item{{"pk", AttributeValue::String("a")}, {"tenant", AttributeValue::NumberText("1")},
+  Item item{{"pk", AttributeValue::String("a")},
+            {"tenant", AttributeValue::NumberText("1")},
             {"embedding", Vec({"1", "0"})}};
   Status status = CheckVectorAttributes(table, item, EveryAttribute);
   ASSERT_FALSE(status.ok());
@@ -116,7 +120,8 @@ TEST(VectorEntriesTest, WriteChecksGoByIndexNameAndOnlyWhatTheWriteSets) {
 
 TEST(VectorEntriesTest, WriteMeteringChargesChangedEntriesOnly) {
   TableDef table = Table({VectorIndex("Semantic", ProjectionType::kKeysOnly)});
-  Item item{{"pk", AttributeValue::String("a")}, {"tenant", AttributeValue::String("acme")},
+  Item item{{"pk", AttributeValue::String("a")},
+            {"tenant", AttributeValue::String("acme")},
             {"embedding", Vec({"1", "0", "0"})}};
   EXPECT_EQ(VectorWriteBytes(table, std::nullopt, item),
             (std::map<std::string, int64_t>{{"Semantic", 1024}}));

@@ -26,8 +26,8 @@ TEST(ItemSizeTest, CountsNamesAndValuesAsDynamoDBDoes) {
 
 TEST(ItemSizeTest, ListsAndMapsCarryOverhead) {
   // L: 3 + Σ(1 + element); M: 3 + Σ(1 + key + value).
-  AttributeValue list = AttributeValue::List({AttributeValue::String("ab"),
-                                              AttributeValue::NumberText("1")});
+  AttributeValue list =
+      AttributeValue::List({AttributeValue::String("ab"), AttributeValue::NumberText("1")});
   EXPECT_EQ(ValueSize(list), 3u + (1 + 2) + (1 + 2));
   AttributeMap members;
   members["k"] = AttributeValue::String("vv");

@@ -23,7 +23,8 @@ TEST(ExecutorTest, ManyTasksRunOnAtMostTheBoundOfThreads) {
     executor.Run([&] {
       const int now = ++running;
       int seen = peak.load();
-      while (now > seen && !peak.compare_exchange_weak(seen, now)) {}
+      while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+      }
       std::this_thread::sleep_for(50us);
       --running;
       if (++done == kTasks) all_done.set_value();

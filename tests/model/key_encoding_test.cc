@@ -21,10 +21,9 @@ int DynamoOrder(const AttributeValue& a, const AttributeValue& b) {
   // Unsigned byte comparison.
   const auto& x = a.scalar();
   const auto& y = b.scalar();
-  int c = std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(),
-                                       [](char p, char q) {
-                                         return static_cast<uint8_t>(p) < static_cast<uint8_t>(q);
-                                       })
+  int c = std::lexicographical_compare(
+              x.begin(), x.end(), y.begin(), y.end(),
+              [](char p, char q) { return static_cast<uint8_t>(p) < static_cast<uint8_t>(q); })
               ? -1
               : (x == y ? 0 : 1);
   return c;
@@ -94,7 +93,8 @@ void ExpectOrderPreserved(const std::vector<AttributeValue>& values) {
 TEST(KeyEncodingTest, StringOrderMatchesDynamoDB) {
   std::mt19937_64 random(1);
   std::vector<AttributeValue> values;
-  for (int i = 0; i < 300; ++i) values.push_back(AttributeValue::String(RandomBytes(random, false)));
+  for (int i = 0; i < 300; ++i)
+    values.push_back(AttributeValue::String(RandomBytes(random, false)));
   ExpectOrderPreserved(values);
 }
 

@@ -49,8 +49,8 @@ TEST(NumberTest, NormalisesLikeDynamoDB) {
 
 TEST(NumberTest, RejectsMalformedLiterals) {
   EXPECT_EQ(Canonical(""), "ERROR: The parameter cannot be converted to a numeric value");
-  for (std::string_view bad : {"abc", "1.2.3", "1e", "--1", " 1", "1 ", "NaN", "Infinity",
-                               "0x10", ".", "-", "1e+", "e5", "1_000"}) {
+  for (std::string_view bad : {"abc", "1.2.3", "1e", "--1", " 1", "1 ", "NaN", "Infinity", "0x10",
+                               ".", "-", "1e+", "e5", "1_000"}) {
     EXPECT_EQ(Canonical(bad),
               "ERROR: The parameter cannot be converted to a numeric value: " + std::string(bad))
         << bad;
@@ -129,10 +129,9 @@ TEST(NumberTest, AddsAndSubtractsExactly) {
 
 TEST(NumberTest, StorageSizeFollowsDynamoDB) {
   const std::pair<std::string_view, size_t> cases[] = {
-      {"0", 1},      {"-0", 1},     {"1", 2},       {"12", 2},        {"123", 3},
-      {"100", 2},    {"1010", 3},   {"0042", 2},    {"0.15", 2},      {"0.0000001", 2},
-      {"1.5", 3},    {"100.5", 4},  {"3.14159", 5}, {"123456", 4},    {"-42", 3},
-      {"1E125", 2},
+      {"0", 1},       {"-0", 1},     {"1", 2},    {"12", 2},        {"123", 3}, {"100", 2},
+      {"1010", 3},    {"0042", 2},   {"0.15", 2}, {"0.0000001", 2}, {"1.5", 3}, {"100.5", 4},
+      {"3.14159", 5}, {"123456", 4}, {"-42", 3},  {"1E125", 2},
   };
   for (const auto& [literal, size] : cases) EXPECT_EQ(N(literal).StorageSize(), size) << literal;
 }

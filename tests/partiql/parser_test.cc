@@ -1,8 +1,8 @@
 // PartiQL → expression trees: what each statement is parsed into, rendered back as
 // expression text with its placeholders resolved, and what is refused.
-#include "partiql/statement.h"
-
 #include <gtest/gtest.h>
+
+#include "partiql/statement.h"
 
 namespace ddbd::partiql {
 namespace {
@@ -36,15 +36,20 @@ class Render {
 
   std::string Of(const Operand& operand) const {
     switch (operand.kind) {
-      case Operand::Kind::kPath: return Of(operand.path);
-      case Operand::Kind::kValue: return Value(st_.values.at(operand.placeholder));
-      case Operand::Kind::kSize: return "size(" + Of(operand.args[0]) + ")";
+      case Operand::Kind::kPath:
+        return Of(operand.path);
+      case Operand::Kind::kValue:
+        return Value(st_.values.at(operand.placeholder));
+      case Operand::Kind::kSize:
+        return "size(" + Of(operand.args[0]) + ")";
       case Operand::Kind::kIfNotExists:
         return "if_not_exists(" + Of(operand.args[0]) + ", " + Of(operand.args[1]) + ")";
       case Operand::Kind::kListAppend:
         return "list_append(" + Of(operand.args[0]) + ", " + Of(operand.args[1]) + ")";
-      case Operand::Kind::kPlus: return Of(operand.args[0]) + " + " + Of(operand.args[1]);
-      case Operand::Kind::kMinus: return Of(operand.args[0]) + " - " + Of(operand.args[1]);
+      case Operand::Kind::kPlus:
+        return Of(operand.args[0]) + " + " + Of(operand.args[1]);
+      case Operand::Kind::kMinus:
+        return Of(operand.args[0]) + " - " + Of(operand.args[1]);
     }
     return "?";
   }
@@ -59,13 +64,18 @@ class Render {
         return Of(c.operands[0]) + " BETWEEN " + Of(c.operands[1]) + " AND " + Of(c.operands[2]);
       case Condition::Kind::kIn: {
         std::string out = Of(c.operands[0]) + " IN (";
-        for (size_t i = 1; i < c.operands.size(); ++i) out += (i > 1 ? ", " : "") + Of(c.operands[i]);
+        for (size_t i = 1; i < c.operands.size(); ++i)
+          out += (i > 1 ? ", " : "") + Of(c.operands[i]);
         return out + ")";
       }
-      case Condition::Kind::kAnd: return "(" + Of(c.children[0]) + " AND " + Of(c.children[1]) + ")";
-      case Condition::Kind::kOr: return "(" + Of(c.children[0]) + " OR " + Of(c.children[1]) + ")";
-      case Condition::Kind::kNot: return "NOT " + Of(c.children[0]);
-      case Condition::Kind::kAttributeExists: return "attribute_exists(" + Of(c.operands[0]) + ")";
+      case Condition::Kind::kAnd:
+        return "(" + Of(c.children[0]) + " AND " + Of(c.children[1]) + ")";
+      case Condition::Kind::kOr:
+        return "(" + Of(c.children[0]) + " OR " + Of(c.children[1]) + ")";
+      case Condition::Kind::kNot:
+        return "NOT " + Of(c.children[0]);
+      case Condition::Kind::kAttributeExists:
+        return "attribute_exists(" + Of(c.operands[0]) + ")";
       case Condition::Kind::kAttributeNotExists:
         return "attribute_not_exists(" + Of(c.operands[0]) + ")";
       case Condition::Kind::kAttributeType:
@@ -80,12 +90,17 @@ class Render {
 
   static std::string Value(const AttributeValue& value) {
     switch (value.type()) {
-      case AttributeType::kS: return "'" + value.scalar() + "'";
-      case AttributeType::kN: return value.scalar();
-      case AttributeType::kL: return "[" + std::to_string(value.list().size()) + " elements]";
+      case AttributeType::kS:
+        return "'" + value.scalar() + "'";
+      case AttributeType::kN:
+        return value.scalar();
+      case AttributeType::kL:
+        return "[" + std::to_string(value.list().size()) + " elements]";
       case AttributeType::kSS:
-      case AttributeType::kNS: return "<<" + std::to_string(value.set().size()) + " members>>";
-      default: return std::string(TypeName(value.type()));
+      case AttributeType::kNS:
+        return "<<" + std::to_string(value.set().size()) + " members>>";
+      default:
+        return std::string(TypeName(value.type()));
     }
   }
 
@@ -117,8 +132,8 @@ TEST(PartiqlParserTest, TermsAKeyConditionCouldTakeAreMarked) {
       "SELECT * FROM t WHERE pk = 'a' AND sk BETWEEN 1 AND 5 AND begins_with(s, 'x') AND n > 3 "
       "AND 4 < m AND o <> 1 AND contains(p, 'y') AND q.r = 2");
   ASSERT_EQ(st.where.size(), 8u);
-  const std::vector<std::optional<std::string>> expected = {"pk", "sk", "s", "n", std::nullopt,
-                                                            std::nullopt, std::nullopt, std::nullopt};
+  const std::vector<std::optional<std::string>> expected = {
+      "pk", "sk", "s", "n", std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   for (size_t i = 0; i < expected.size(); ++i) {
     EXPECT_EQ(st.where[i].key_condition_on, expected[i]) << Render(st).Of(st.where[i].condition);
   }
@@ -192,13 +207,25 @@ TEST(PartiqlParserTest, Refusals) {
             "Statement wasn't well formed, can't be processed: RETURNING ALL NEW * is not allowed "
             "here");
   EXPECT_EQ(refused("INSERT INTO t VALUE {'s': <<1, 1>>}"), "Input collection contains duplicates");
-  EXPECT_EQ(refused("INSERT INTO t VALUE {'deep': " + std::string(40, '[') + std::string(40, ']') + "}"),
-            "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
-            "levels beyond supported limit");
-  EXPECT_EQ(refused("INSERT INTO t VALUE {'deep': " + std::string(31, '[') + std::string(31, ']') + "}"),
-            "accepted");
-  EXPECT_EQ(refused("SELECT * FROM t WHERE " + std::string(3000, '(') + "a = 1" + std::string(3000, ')')),
-            "Statement wasn't well formed, can't be processed: the condition is nested too deeply");
+  EXPECT_EQ(
+      refused("INSERT INTO t VALUE {'deep': " + std::string(40, '[') + std::string(40, ']') + "}"),
+      "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
+      "levels beyond supported limit");
+  EXPECT_EQ(
+      refused("INSERT INTO t VALUE {'deep': " + std::string(31, '[') + std::string(31, ']') + "}"),
+      "accepted");
+  EXPECT_EQ(
+      refused("SELECT * FROM t WHERE " + std::string(3000, '(') + "a = 1" + std::string(3000, ')')),
+      "Statement wasn't well formed, can't be processed: the condition is nested too deeply");
+  // A character outside the grammar is quoted whole, so the message stays UTF-8 (found by
+  // fuzz.http_exchange: its first byte alone made the error reply invalid JSON).
+  EXPECT_EQ(refused("SELECT * FROM t WHERE \u00e9 = 1"),
+            "Statement wasn't well formed, can't be processed: unexpected character '\u00e9'");
+  EXPECT_EQ(refused("INSERT INTO t VALUE {'a': 1, \U0001F600: 1}"),
+            "Statement wasn't well formed, can't be processed: unexpected character "
+            "'\U0001F600'");
+  EXPECT_EQ(refused("SELECT * FROM t WHERE \xd9"),
+            "Statement wasn't well formed, can't be processed: unexpected character '\ufffd'");
   EXPECT_EQ(refused("SELECT * FROM t WHERE a = 'open"),
             "Statement wasn't well formed, can't be processed: unterminated quoted text");
   // Paths follow the expression grammar's limits: 32 levels, list indexes 0..2^31-1 written

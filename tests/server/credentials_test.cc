@@ -12,8 +12,8 @@ std::string Failure(std::string_view text) {
 }
 
 TEST(CredentialsTest, PlainLinesWithComments) {
-  auto parsed = Credentials::Parse(
-      "# test keys\n\nAKID1 secret1\n  AKID2\tsecret2   token2  \r\n# end\n");
+  auto parsed =
+      Credentials::Parse("# test keys\n\nAKID1 secret1\n  AKID2\tsecret2   token2  \r\n# end\n");
   ASSERT_TRUE(parsed.ok()) << parsed.error().message();
   EXPECT_EQ(parsed->size(), 2u);
   ASSERT_NE(parsed->Find("AKID1"), nullptr);

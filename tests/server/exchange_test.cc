@@ -7,7 +7,6 @@
 
 #include "server/http/content_coding.h"
 #include "server/http/sigv4.h"
-
 #include "tests/server/server_test_util.h"
 
 namespace ddbd::server {
@@ -76,8 +75,8 @@ TEST(ExchangeTest, WrongContentTypeWithBodyIs404) {
 
 TEST(ExchangeTest, UnknownOrMissingTarget) {
   ServerHarness server;
-  for (std::string target : {"", "DynamoDB_20120810.Nope", "Foo.ListTables",
-                             "DynamoDB_20111205.ListTables"}) {
+  for (std::string target :
+       {"", "DynamoDB_20120810.Nope", "Foo.ListTables", "DynamoDB_20111205.ListTables"}) {
     auto reply = server.Raw(Post(target, "{}"));
     EXPECT_EQ(reply.status, 400) << target;
     EXPECT_EQ(reply.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException"})");
@@ -97,9 +96,8 @@ TEST(ExchangeTest, WrongMemberTypeIsASerializationExceptionWithCapitalMessage) {
   ServerHarness server;
   auto reply = server.Call("DescribeTable", R"({"TableName": 123})");
   EXPECT_EQ(reply.status, 400);
-  EXPECT_EQ(reply.body,
-            R"({"__type":"com.amazon.coral.service#SerializationException",)"
-            R"("Message":"NUMBER_VALUE cannot be converted to String"})");
+  EXPECT_EQ(reply.body, R"({"__type":"com.amazon.coral.service#SerializationException",)"
+                        R"("Message":"NUMBER_VALUE cannot be converted to String"})");
   EXPECT_EQ(server.Call("DescribeTable", R"({"TableName": true})").Message(),
             "TRUE_VALUE cannot be converted to String");
   EXPECT_EQ(server.Call("DescribeTable", R"({"TableName": 1.5})").Message(),
@@ -251,12 +249,18 @@ TEST(ContentCodingTest, FollowsAcceptEncodingAsDynamoDBDoes) {
 
 TEST(ExchangeTest, CompressesLargeBodiesAndTheCrcCoversTheBytesSent) {
   ServerHarness server;
-  ASSERT_EQ(server.Call("CreateTable", R"({"TableName":"big","BillingMode":"PAY_PER_REQUEST",
+  ASSERT_EQ(server
+                .Call("CreateTable", R"({"TableName":"big","BillingMode":"PAY_PER_REQUEST",
       "KeySchema":[{"AttributeName":"p","KeyType":"HASH"}],
-      "AttributeDefinitions":[{"AttributeName":"p","AttributeType":"S"}]})").status, 200);
+      "AttributeDefinitions":[{"AttributeName":"p","AttributeType":"S"}]})")
+                .status,
+            200);
   const std::string value(http::kCompressionThreshold, 'x');
-  ASSERT_EQ(server.Call("PutItem", R"({"TableName":"big","Item":{"p":{"S":"k"},"x":{"S":")" +
-                                       value + R"("}}})").status, 200);
+  ASSERT_EQ(server
+                .Call("PutItem",
+                      R"({"TableName":"big","Item":{"p":{"S":"k"},"x":{"S":")" + value + R"("}}})")
+                .status,
+            200);
   auto get = Post("DynamoDB_20120810.GetItem", R"({"TableName":"big","Key":{"p":{"S":"k"}}})");
   const std::string plain = server.Raw(get).body;
   ASSERT_GE(plain.size(), http::kCompressionThreshold);
@@ -309,10 +313,9 @@ http::HttpRequest SignedPost(std::string target, std::string body, std::string_v
                      {"X-Amz-Date", timestamp},
                      {"X-Amz-Target", request.target}};
   std::vector<std::string_view> names = {"content-type", "host", "x-amz-date", "x-amz-target"};
-  request.authorization =
-      http::sigv4::Sign(http::sigv4::RequestView{request.method, request.path, request.headers,
-                                                 request.body},
-                        names, "AKIDTEST", secret, "eu-west-1", timestamp);
+  request.authorization = http::sigv4::Sign(
+      http::sigv4::RequestView{request.method, request.path, request.headers, request.body}, names,
+      "AKIDTEST", secret, "eu-west-1", timestamp);
   request.headers.emplace_back("Authorization", request.authorization);
   return request;
 }
@@ -334,8 +337,7 @@ TEST(ExchangeTest, VerifiesSignaturesWithCredentials) {
   // The unknown operation is reported first, as DynamoDB does.
   reply = server.Raw(SignedPost("DynamoDB_20120810.Nope", "{}", "wrong"));
   EXPECT_NE(reply.body.find("UnknownOperationException"), std::string::npos) << reply.body;
-  EXPECT_EQ(server.Call("ListTables", "{}", "").ErrorName(),
-            "MissingAuthenticationTokenException");
+  EXPECT_EQ(server.Call("ListTables", "{}", "").ErrorName(), "MissingAuthenticationTokenException");
   EXPECT_EQ(server.Call("ListTables", "{}").ErrorName(), "IncompleteSignatureException");
   // The health check stays unauthenticated.
   http::HttpRequest health;
@@ -380,7 +382,8 @@ TEST(ExchangeTest, CorsRepliesExposeDynamoDBsHeaders) {
 TEST(ServiceTest, ParsesCredentialScope) {
   auto scope = ParseCredentialScope(
       "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/eu-west-2/dynamodb/aws4_request, "
-      "SignedHeaders=host;x-amz-date, Signature=5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7");
+      "SignedHeaders=host;x-amz-date, "
+      "Signature=5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7");
   EXPECT_EQ(scope.access_key, "AKIDEXAMPLE");
   EXPECT_EQ(scope.region, "eu-west-2");
   EXPECT_EQ(ParseCredentialScope("").access_key, "");

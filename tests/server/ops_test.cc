@@ -19,7 +19,9 @@ constexpr std::string_view kCreateUsers = R"({
 
 class OpsTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_EQ(server_.Call("CreateTable", std::string(kCreateUsers)).status, 200); }
+  void SetUp() override {
+    ASSERT_EQ(server_.Call("CreateTable", std::string(kCreateUsers)).status, 200);
+  }
   // Asserts a ValidationException with exactly `message`.
   void ExpectValidation(std::string_view op, std::string body, std::string_view message) {
     auto reply = server_.Call(op, std::move(body));
@@ -38,21 +40,22 @@ TEST_F(OpsTest, PutThenGetReturnsCanonicalItem) {
       "n":{"N":"0010.50"},"b":{"B":"AAE="},"ns":{"NS":["1","2.0"]},"m":{"M":{"x":{"NULL":true}}}})"));
   ASSERT_EQ(put.status, 200) << put.body;
   EXPECT_EQ(put.body, "{}");
-  auto get = server_.Call("GetItem",
-                          R"({"TableName":"Users","Key":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"}}})");
-  EXPECT_EQ(get.body,
-            R"({"Item":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"},"b":{"B":"AAE="},)"
-            R"("m":{"M":{"x":{"NULL":true}}},"n":{"N":"10.5"},"ns":{"NS":["1","2"]}}})");
+  auto get = server_.Call(
+      "GetItem", R"({"TableName":"Users","Key":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"}}})");
+  EXPECT_EQ(get.body, R"({"Item":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"},"b":{"B":"AAE="},)"
+                      R"("m":{"M":{"x":{"NULL":true}}},"n":{"N":"10.5"},"ns":{"NS":["1","2"]}}})");
 }
 
 TEST_F(OpsTest, GetMissingItemIsEmptyObject) {
-  auto get = server_.Call("GetItem", R"({"TableName":"Users","Key":{"PK":{"S":"x"},"SK":{"S":"y"}}})");
+  auto get =
+      server_.Call("GetItem", R"({"TableName":"Users","Key":{"PK":{"S":"x"},"SK":{"S":"y"}}})");
   EXPECT_EQ(get.status, 200);
   EXPECT_EQ(get.body, "{}");
 }
 
 TEST_F(OpsTest, ReturnValuesAllOldAndDelete) {
-  ASSERT_EQ(server_.Call("PutItem", Put(R"({"PK":{"S":"a"},"SK":{"S":"b"},"v":{"N":"1"}})")).status, 200);
+  ASSERT_EQ(server_.Call("PutItem", Put(R"({"PK":{"S":"a"},"SK":{"S":"b"},"v":{"N":"1"}})")).status,
+            200);
   auto replaced = server_.Call("PutItem", R"({"TableName":"Users","ReturnValues":"ALL_OLD",
       "Item":{"PK":{"S":"a"},"SK":{"S":"b"},"v":{"N":"2"}}})");
   EXPECT_EQ(replaced.body, R"({"Attributes":{"PK":{"S":"a"},"SK":{"S":"b"},"v":{"N":"1"}}})");
@@ -67,7 +70,8 @@ TEST_F(OpsTest, ReturnValuesAllOldAndDelete) {
 TEST_F(OpsTest, ConsumedCapacityFollowsUnitRules) {
   std::string big(2000, 'x');
   auto put = server_.Call("PutItem", R"({"TableName":"Users","ReturnConsumedCapacity":"TOTAL",
-      "Item":{"PK":{"S":"a"},"SK":{"S":"b"},"d":{"S":")" + big + R"("}}})");
+      "Item":{"PK":{"S":"a"},"SK":{"S":"b"},"d":{"S":")" +
+                                         big + R"("}}})");
   EXPECT_EQ(put.body, R"({"ConsumedCapacity":{"TableName":"Users","CapacityUnits":2.0,)"
                       R"("WriteCapacityUnits":2.0}})");
   auto get = server_.Call("GetItem", R"({"TableName":"Users","ReturnConsumedCapacity":"INDEXES",
@@ -136,7 +140,8 @@ TEST_F(OpsTest, NestingLimitIs32Levels) {
 TEST_F(OpsTest, Base64ErrorsAreSerializationExceptions) {
   auto reply = server_.Call("PutItem", Put(R"({"PK":{"S":"a"},"SK":{"S":"b"},"x":{"B":"abc"}})"));
   EXPECT_EQ(reply.ErrorName(), "SerializationException");
-  EXPECT_EQ(reply.Message(), "Base64 encoded length is expected a multiple of 4 bytes but found: 3");
+  EXPECT_EQ(reply.Message(),
+            "Base64 encoded length is expected a multiple of 4 bytes but found: 3");
   reply = server_.Call("PutItem", Put(R"({"PK":{"S":"a"},"SK":{"S":"b"},"x":{"B":"ab!d"}})"));
   EXPECT_EQ(reply.Message(), "only base-64-encoded strings are convertible to bytes");
   reply = server_.Call("PutItem", Put(R"({"PK":{"S":"a"},"SK":{"S":"b"},"x":{"B":"AB=="}})"));
@@ -154,14 +159,17 @@ TEST_F(OpsTest, KeyValidationOnWrites) {
   ExpectValidation("PutItem", Put(R"({"PK":{"S":""},"SK":{"S":"b"}})"),
                    "One or more parameter values are not valid. The AttributeValue for a key "
                    "attribute cannot contain an empty string value. Key: PK");
-  ExpectValidation("PutItem", Put(R"({"PK":{"S":")" + std::string(2049, 'p') + R"("},"SK":{"S":"b"}})"),
+  ExpectValidation("PutItem",
+                   Put(R"({"PK":{"S":")" + std::string(2049, 'p') + R"("},"SK":{"S":"b"}})"),
                    "One or more parameter values were invalid: Size of hashkey has exceeded the "
                    "maximum size limit of2048 bytes");
-  ExpectValidation("PutItem", Put(R"({"PK":{"S":"a"},"SK":{"S":")" + std::string(1025, 's') + R"("}})"),
+  ExpectValidation("PutItem",
+                   Put(R"({"PK":{"S":"a"},"SK":{"S":")" + std::string(1025, 's') + R"("}})"),
                    "One or more parameter values were invalid: Aggregated size of all range keys "
                    "has exceeded the size limit of 1024 bytes");
-  EXPECT_EQ(server_.Call("PutItem", Put(R"({"PK":{"S":")" + std::string(2048, 'p') +
-                                         R"("},"SK":{"S":")" + std::string(1024, 's') + R"("}})"))
+  EXPECT_EQ(server_
+                .Call("PutItem", Put(R"({"PK":{"S":")" + std::string(2048, 'p') +
+                                     R"("},"SK":{"S":")" + std::string(1024, 's') + R"("}})"))
                 .status,
             200);
 }
@@ -180,10 +188,10 @@ TEST_F(OpsTest, KeyParameterMustMatchSchema) {
 TEST_F(OpsTest, ItemSizeLimit) {
   // Names "PK","SK","d" (5 bytes) + values "a","b" (2) + the payload = 409,600 exactly.
   std::string fits(409600 - 7, 'x');
-  EXPECT_EQ(server_.Call("PutItem", Put(R"({"PK":{"S":"a"},"SK":{"S":"b"},"d":{"S":")" + fits +
-                                         R"("}})"))
-                .status,
-            200);
+  EXPECT_EQ(
+      server_.Call("PutItem", Put(R"({"PK":{"S":"a"},"SK":{"S":"b"},"d":{"S":")" + fits + R"("}})"))
+          .status,
+      200);
   ExpectValidation("PutItem",
                    Put(R"({"PK":{"S":"a"},"SK":{"S":"b"},"d":{"S":")" + fits + R"(x"}})"),
                    "Item size has exceeded the maximum allowed size");
@@ -280,21 +288,23 @@ TEST_F(OpsTest, CreateTableValidation) {
 TEST_F(OpsTest, DescribeListUpdateDeleteTable) {
   auto described = server_.Call("DescribeTable", R"({"TableName":"Users"})");
   EXPECT_NE(described.body.find(R"("TableStatus":"ACTIVE")"), std::string::npos);
-  EXPECT_NE(described.body.find(R"("TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/Users")"),
-            std::string::npos);
+  EXPECT_NE(
+      described.body.find(R"("TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/Users")"),
+      std::string::npos);
   auto missing = server_.Call("DescribeTable", R"({"TableName":"Nope"})");
   EXPECT_EQ(missing.ErrorName(), "ResourceNotFoundException");
   EXPECT_EQ(missing.Message(), "Requested resource not found: Table: Nope not found");
 
-  auto updated = server_.Call("UpdateTable",
-                              R"({"TableName":"Users","DeletionProtectionEnabled":true})");
+  auto updated =
+      server_.Call("UpdateTable", R"({"TableName":"Users","DeletionProtectionEnabled":true})");
   EXPECT_NE(updated.body.find(R"("DeletionProtectionEnabled":true)"), std::string::npos);
   ExpectValidation("DeleteTable", R"({"TableName":"Users"})",
                    "Resource cannot be deleted as it is currently protected against deletion. "
                    "Disable deletion protection first.");
-  ASSERT_EQ(server_.Call("UpdateTable", R"({"TableName":"Users","DeletionProtectionEnabled":false})")
-                .status,
-            200);
+  ASSERT_EQ(
+      server_.Call("UpdateTable", R"({"TableName":"Users","DeletionProtectionEnabled":false})")
+          .status,
+      200);
   ExpectValidation("UpdateTable", R"({"TableName":"Users"})",
                    "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
                    "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
@@ -343,9 +353,10 @@ TEST_F(OpsTest, BatchWriteAndGet) {
       "Users":[{"PutRequest":{"Item":{"PK":{"S":"new"},"SK":{"S":"1"}}}}],
       "Nope":[{"PutRequest":{"Item":{"PK":{"S":"x"},"SK":{"S":"1"}}}}]}})");
   EXPECT_EQ(missing_table.ErrorName(), "ResourceNotFoundException");
-  EXPECT_EQ(server_.Call("GetItem", R"({"TableName":"Users","Key":{"PK":{"S":"new"},"SK":{"S":"1"}}})")
-                .body,
-            "{}");
+  EXPECT_EQ(
+      server_.Call("GetItem", R"({"TableName":"Users","Key":{"PK":{"S":"new"},"SK":{"S":"1"}}})")
+          .body,
+      "{}");
 }
 
 TEST_F(OpsTest, IsolationByAccessKey) {
@@ -356,12 +367,13 @@ TEST_F(OpsTest, IsolationByAccessKey) {
   auto b = ServerHarness::DefaultAuthorization("KEYB");
   ASSERT_EQ(isolated.Call("CreateTable", std::string(kCreateUsers), a).status, 200);
   ASSERT_EQ(isolated.Call("CreateTable", std::string(kCreateUsers), b).status, 200);
-  ASSERT_EQ(isolated.Call("PutItem", Put(R"({"PK":{"S":"k"},"SK":{"S":"s"},"who":{"S":"A"}})"), a)
-                .status,
-            200);
-  EXPECT_EQ(isolated.Call("GetItem", R"({"TableName":"Users","Key":{"PK":{"S":"k"},"SK":{"S":"s"}}})", b)
-                .body,
-            "{}");
+  ASSERT_EQ(
+      isolated.Call("PutItem", Put(R"({"PK":{"S":"k"},"SK":{"S":"s"},"who":{"S":"A"}})"), a).status,
+      200);
+  EXPECT_EQ(
+      isolated.Call("GetItem", R"({"TableName":"Users","Key":{"PK":{"S":"k"},"SK":{"S":"s"}}})", b)
+          .body,
+      "{}");
   // Without isolation the second create collides.
   EXPECT_EQ(server_.Call("CreateTable", std::string(kCreateUsers), b).ErrorName(),
             "ResourceInUseException");

@@ -1,9 +1,9 @@
 // The command line: ddbd's own options and DynamoDB Local's spellings of the same things.
 #include "server/options.h"
 
-#include "server/file_limits.h"
-
 #include <gtest/gtest.h>
+
+#include "server/file_limits.h"
 
 namespace ddbd::server {
 namespace {
@@ -34,8 +34,8 @@ TEST(OptionsTest, ConnectionsAreBoundedInNumberAndTime) {
   EXPECT_EQ(cl.server.body_timeout, std::chrono::seconds(60));
   EXPECT_EQ(cl.server.idle_timeout, std::chrono::seconds(60));
   EXPECT_FALSE(cl.max_connections_set);
-  cl = Parse({"--max-connections", "20", "--header-timeout-ms", "500", "--body-timeout-ms",
-              "700", "--idle-timeout-ms", "900"});
+  cl = Parse({"--max-connections", "20", "--header-timeout-ms", "500", "--body-timeout-ms", "700",
+              "--idle-timeout-ms", "900"});
   EXPECT_EQ(cl.server.max_connections, 20);
   EXPECT_TRUE(cl.max_connections_set);
   EXPECT_EQ(cl.server.header_timeout, std::chrono::milliseconds(500));
@@ -83,14 +83,15 @@ TEST(OptionsTest, TtlPassesEverySecondUnlessTold) {
 }
 
 TEST(OptionsTest, DynamoDbLocalSpellingsMeanTheSameAsOurs) {
-  CommandLine local = Parse({"-jar", "DynamoDBLocal.jar", "-sharedDb", "-inMemory", "-port",
-                             "8001", "-disableTelemetry"});
+  CommandLine local = Parse({"-jar", "DynamoDBLocal.jar", "-sharedDb", "-inMemory", "-port", "8001",
+                             "-disableTelemetry"});
   EXPECT_EQ(local.server.port, 8001);
   EXPECT_TRUE(local.storage.in_memory);
   EXPECT_EQ(local.service.isolation.Describe(), Isolation{}.Describe());
   ASSERT_EQ(local.notes.size(), 1u);
-  EXPECT_EQ(local.notes[0],
-            "ignoring '-jar DynamoDBLocal.jar': a DynamoDB Local argument; ddbd is a native binary");
+  EXPECT_EQ(
+      local.notes[0],
+      "ignoring '-jar DynamoDBLocal.jar': a DynamoDB Local argument; ddbd is a native binary");
 
   CommandLine on_disk = Parse({"-dbPath", "/tmp/somewhere", "-optimizeDbBeforeStartup"});
   EXPECT_EQ(on_disk.storage.path, "/tmp/somewhere");

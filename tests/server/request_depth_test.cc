@@ -27,9 +27,12 @@ std::string Nested(size_t depth, std::string_view open, std::string_view middle,
 class RequestDepthTest : public ::testing::TestWithParam<size_t> {
  protected:
   void SetUp() override {
-    ASSERT_EQ(server_.Call("CreateTable", R"({"TableName":"Deep","BillingMode":"PAY_PER_REQUEST",
+    ASSERT_EQ(server_
+                  .Call("CreateTable", R"({"TableName":"Deep","BillingMode":"PAY_PER_REQUEST",
         "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
-        "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}]})").status, 200);
+        "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}]})")
+                  .status,
+              200);
   }
   // The reply's status and error name, computed on a small stack.
   Answered Answer(std::string_view operation, std::string body) {
@@ -59,12 +62,14 @@ TEST_P(RequestDepthTest, EveryGrammarAnswersWithoutExhaustingTheStack) {
                 .first,
             depth == 100000 ? 400 : 200);
   // Conditions, filters, key conditions, projections and updates.
-  EXPECT_EQ(Answer("PutItem", R"({"TableName":"Deep","Item":{"pk":{"S":"b"}},"ConditionExpression":")" +
-                                  Nested(depth, "(", "a = :v", ")") + "\"," + values + "}"),
-            refused);
-  EXPECT_EQ(Answer("PutItem", R"({"TableName":"Deep","Item":{"pk":{"S":"b"}},"ConditionExpression":")" +
-                                  Repeat("NOT ", depth) + "a = :v\"," + values + "}"),
-            depth == 10 ? failed : refused);
+  EXPECT_EQ(
+      Answer("PutItem", R"({"TableName":"Deep","Item":{"pk":{"S":"b"}},"ConditionExpression":")" +
+                            Nested(depth, "(", "a = :v", ")") + "\"," + values + "}"),
+      refused);
+  EXPECT_EQ(
+      Answer("PutItem", R"({"TableName":"Deep","Item":{"pk":{"S":"b"}},"ConditionExpression":")" +
+                            Repeat("NOT ", depth) + "a = :v\"," + values + "}"),
+      depth == 10 ? failed : refused);
   EXPECT_EQ(Answer("Scan", R"({"TableName":"Deep","FilterExpression":")" +
                                Nested(depth, "size(", "a", ")") + " = :v\"," + values + "}"),
             refused);
@@ -73,11 +78,13 @@ TEST_P(RequestDepthTest, EveryGrammarAnswersWithoutExhaustingTheStack) {
             refused);
   std::string path = "a";
   for (size_t i = 1; i < depth; ++i) path += ".a";
-  EXPECT_EQ(Answer("GetItem", R"({"TableName":"Deep","Key":{"pk":{"S":"a"}},"ProjectionExpression":")" +
-                                  path + "\"}"),
-            depth == 10 ? ok : refused);
-  EXPECT_EQ(Answer("UpdateItem", R"({"TableName":"Deep","Key":{"pk":{"S":"c"}},"UpdateExpression":"SET b = )" +
-                                     Nested(depth, "(", ":v", ")") + "\"," + values + "}"),
+  EXPECT_EQ(
+      Answer("GetItem", R"({"TableName":"Deep","Key":{"pk":{"S":"a"}},"ProjectionExpression":")" +
+                            path + "\"}"),
+      depth == 10 ? ok : refused);
+  EXPECT_EQ(Answer("UpdateItem",
+                   R"({"TableName":"Deep","Key":{"pk":{"S":"c"}},"UpdateExpression":"SET b = )" +
+                       Nested(depth, "(", ":v", ")") + "\"," + values + "}"),
             depth == 10 ? ok : refused);
   // PartiQL conditions and literals.
   EXPECT_EQ(Answer("ExecuteStatement", R"({"Statement":"SELECT * FROM Deep WHERE )" +
@@ -92,7 +99,8 @@ TEST_P(RequestDepthTest, EveryGrammarAnswersWithoutExhaustingTheStack) {
   const size_t conditions = std::min<size_t>(depth, 10000);
   std::string filter;
   for (size_t i = 0; i < conditions; ++i) {
-    filter += (i ? "," : "") + std::string("\"a") + std::to_string(i) + R"(":{"ComparisonOperator":"NULL"})";
+    filter += (i ? "," : "") + std::string("\"a") + std::to_string(i) +
+              R"(":{"ComparisonOperator":"NULL"})";
   }
   EXPECT_EQ(Answer("Scan", R"({"TableName":"Deep","ScanFilter":{)" + filter + "}}").first, 200);
 }

@@ -42,8 +42,7 @@ Reply ServerHarness::Call(std::string_view operation, std::string body) {
   return Call(operation, std::move(body), DefaultAuthorization());
 }
 
-Reply ServerHarness::Call(std::string_view operation, std::string body,
-                          std::string authorization) {
+Reply ServerHarness::Call(std::string_view operation, std::string body, std::string authorization) {
   http::HttpRequest request;
   request.method = "POST";
   request.path = "/";

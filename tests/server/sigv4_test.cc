@@ -22,14 +22,13 @@ std::string SignatureFrom(const std::string& authorization) {
 // Signs a request of the suite: service "service", region us-east-1.
 std::string SuiteSignature(std::string_view method, std::string_view target,
                            std::vector<Header> extra_headers,
-                           std::vector<std::string_view> signed_names,
-                           std::string_view body = "") {
+                           std::vector<std::string_view> signed_names, std::string_view body = "") {
   std::vector<Header> headers = {{"Host", std::string(kSuiteHost)},
                                  {"X-Amz-Date", std::string(kSuiteDate)}};
   for (auto& header : extra_headers) headers.push_back(std::move(header));
   RequestView request{method, target, headers, body};
-  return SignatureFrom(Sign(request, signed_names, kSuiteKey, kSuiteSecret, "us-east-1",
-                            kSuiteDate, "service"));
+  return SignatureFrom(
+      Sign(request, signed_names, kSuiteKey, kSuiteSecret, "us-east-1", kSuiteDate, "service"));
 }
 
 TEST(SigV4Test, DerivesTheSigningKeyOfAwsExample) {
@@ -71,10 +70,10 @@ TEST(SigV4Test, SuiteQueriesAreSortedByNameThenValue) {
 }
 
 TEST(SigV4Test, SuitePaths) {
-  EXPECT_EQ(SuiteSignature("GET",
-                           "/-._~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
-                           {}, {"host", "x-amz-date"}),
-            "07ef7494c76fa4850883e2b006601f940f8a34d404d0cfa977f52a65bbf5f24f");
+  EXPECT_EQ(
+      SuiteSignature("GET", "/-._~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+                     {}, {"host", "x-amz-date"}),
+      "07ef7494c76fa4850883e2b006601f940f8a34d404d0cfa977f52a65bbf5f24f");
   EXPECT_EQ(SuiteSignature("GET", "//example//", {}, {"host", "x-amz-date"}),
             "9a624bd73a37c9a373b5312afbebe7a714a789de108f0bdfe846570885f57e84");
 }
@@ -84,15 +83,17 @@ TEST(SigV4Test, SuiteHeaderValues) {
                            {"host", "my-header1", "my-header2", "x-amz-date"}),
             "acc3ed3afb60bb290fc8d2dd0098b9911fcaa05412b367055dee359757a9c736");
   EXPECT_EQ(SuiteSignature("GET", "/",
-                           {{"My-Header1", "value4"}, {"My-Header1", "value1"},
-                            {"My-Header1", "value3"}, {"My-Header1", "value2"}},
+                           {{"My-Header1", "value4"},
+                            {"My-Header1", "value1"},
+                            {"My-Header1", "value3"},
+                            {"My-Header1", "value2"}},
                            {"host", "my-header1", "x-amz-date"}),
             "08c7e5a9acfcfeb3ab6b2185e75ce8b1deb5e634ec47601a50643f830c755c01");
-  EXPECT_EQ(SuiteSignature("GET", "/",
-                           {{"My-Header1", "value2"}, {"My-Header1", "value2"},
-                            {"My-Header1", "value1"}},
-                           {"host", "my-header1", "x-amz-date"}),
-            "c9d5ea9f3f72853aea855b47ea873832890dbdd183b4468f858259531a5138ea");
+  EXPECT_EQ(
+      SuiteSignature("GET", "/",
+                     {{"My-Header1", "value2"}, {"My-Header1", "value2"}, {"My-Header1", "value1"}},
+                     {"host", "my-header1", "x-amz-date"}),
+      "c9d5ea9f3f72853aea855b47ea873832890dbdd183b4468f858259531a5138ea");
 }
 
 TEST(SigV4Test, SuitePostWithBodyAndSessionToken) {
@@ -139,8 +140,8 @@ class VerifyTest : public ::testing::Test {
   }
 
   // A ListTables request signed like an SDK signs it.
-  void SignRequest(std::string_view secret = "s3cret", std::string_view timestamp =
-                                                           "20260101T120000Z",
+  void SignRequest(std::string_view secret = "s3cret",
+                   std::string_view timestamp = "20260101T120000Z",
                    std::string_view key = "AKIDTEST") {
     headers_ = {{"Host", "localhost:8000"},
                 {"Content-Type", "application/x-amz-json-1.0"},

@@ -165,7 +165,8 @@ TEST(TableCodecTest, RoundTripsEveryField) {
   global.id = 43;
   global.name = "ByRegionAndDay";
   global.partition_keys = {{"region", KeyAttributeType::kS}, {"shard", KeyAttributeType::kN}};
-  global.sort_keys = {{"day", KeyAttributeType::kS}, {"hour", KeyAttributeType::kN},
+  global.sort_keys = {{"day", KeyAttributeType::kS},
+                      {"hour", KeyAttributeType::kN},
                       {"blob", KeyAttributeType::kB}};
   global.projection = ProjectionType::kInclude;
   global.non_key_attributes = {"a", "b"};
@@ -304,7 +305,8 @@ TEST(DatabaseTest, HashRangesPartitionTheTable) {
   TempDb temp;
   ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(MakeTable("T")));
   for (int i = 0; i < 200; ++i) {
-    ASSERT_OK(Put(temp.db(), *table, MakeItem("p" + std::to_string(i), AttributeValue::String("s"))));
+    ASSERT_OK(
+        Put(temp.db(), *table, MakeItem("p" + std::to_string(i), AttributeValue::String("s"))));
   }
   // Four segments, as a parallel scan would use them: every item in exactly one.
   std::multiset<std::string> seen;
@@ -322,8 +324,7 @@ TEST(DatabaseTest, HashRangesPartitionTheTable) {
   auto first = temp.db().ScanHashRange(*table, 0, UINT64_MAX, std::nullopt);
   std::vector<PrimaryKey> order;
   for (; first->Valid(); first->Next()) order.push_back(KeyOf(*table, *first->item()));
-  auto resumed =
-      temp.db().ScanHashRange(*table, 0, UINT64_MAX, StartKey{order[99], {}, {}});
+  auto resumed = temp.db().ScanHashRange(*table, 0, UINT64_MAX, StartKey{order[99], {}, {}});
   ASSERT_TRUE(resumed->Valid());
   EXPECT_EQ(KeyOf(*table, *resumed->item()), order[100]);
 }
@@ -431,7 +432,8 @@ TEST(BackupStorageTest, RecordsOfEarlierVersionsStillRead) {
     }
   }
   const std::string json = R"({"id":42,"name":"nightly","created":1700000000000,"size":123,)"
-                           R"("count":7,"table":")" + base64 + R"("})";
+                           R"("count":7,"table":")" +
+                           base64 + R"("})";
   ASSERT_OK_AND_ASSIGN(BackupRecord decoded, DecodeBackup(json));
   EXPECT_EQ(decoded.id, 42u);
   EXPECT_EQ(decoded.name, "nightly");
@@ -538,8 +540,11 @@ TEST(ExpiryStoreTest, ExpiriesAreReadInTimeOrderWithinBoundsAndGoWithTheirItems)
     item["exp"] = AttributeValue::NumberText(std::move(exp));
     return item;
   };
-  for (auto [pk, exp] : {std::pair{"late", "300"}, {"early", "100"}, {"middle", "200.5"},
-                         {"negative", "-5"}, {"also-early", "100"}}) {
+  for (auto [pk, exp] : {std::pair{"late", "300"},
+                         {"early", "100"},
+                         {"middle", "200.5"},
+                         {"negative", "-5"},
+                         {"also-early", "100"}}) {
     ASSERT_OK(Put(temp.db(), *table, item(pk, exp)));
   }
   auto keys = [&](std::string from, std::string to) {
@@ -565,28 +570,30 @@ TEST(WritePathTest, BackfillSlicesVisitEveryItemOnceUnderItsLock) {
   TempDb temp;
   ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(MakeTable("Backfilled")));
   for (int i = 0; i < 25; ++i) {
-    ASSERT_OK(Put(temp.db(), *table, MakeItem("p" + std::to_string(i), AttributeValue::String("s"))));
+    ASSERT_OK(
+        Put(temp.db(), *table, MakeItem("p" + std::to_string(i), AttributeValue::String("s"))));
   }
   std::vector<std::string> visited;
   std::optional<PrimaryKey> after;
   int slices = 0;
   do {
-    ASSERT_OK_AND_ASSIGN(after, temp.db().BackfillSlice(
-                                    *table, after, 10,
-                                    [&](const Item& item, std::string_view encoding,
-                                        WriteBatchBuilder& batch) {
-                                      EXPECT_FALSE(encoding.empty());
-                                      visited.push_back(item.at("pk").scalar());
-                                      batch.PutExpiry(AttributeValue::NumberText("1"));
-                                      return OkStatus();
-                                    }));
+    ASSERT_OK_AND_ASSIGN(
+        after, temp.db().BackfillSlice(
+                   *table, after, 10,
+                   [&](const Item& item, std::string_view encoding, WriteBatchBuilder& batch) {
+                     EXPECT_FALSE(encoding.empty());
+                     visited.push_back(item.at("pk").scalar());
+                     batch.PutExpiry(AttributeValue::NumberText("1"));
+                     return OkStatus();
+                   }));
     ++slices;
   } while (after);
   EXPECT_EQ(slices, 4);  // 10, 10, 5, then an empty slice that says it is done
   EXPECT_EQ(visited.size(), 25u);
   EXPECT_EQ(std::set<std::string>(visited.begin(), visited.end()).size(), 25u);
-  ASSERT_OK_AND_ASSIGN(auto expired, temp.db().ExpiredItems(table->id, AttributeValue::NumberText("0"),
-                                                            AttributeValue::NumberText("2"), 100));
+  ASSERT_OK_AND_ASSIGN(auto expired,
+                       temp.db().ExpiredItems(table->id, AttributeValue::NumberText("0"),
+                                              AttributeValue::NumberText("2"), 100));
   EXPECT_EQ(expired.size(), 25u);
 }
 

@@ -64,7 +64,7 @@ TEST_F(RecordsPartTest, EveryChangeIsRecordedInOrderWithTheImagesItsViewAsksFor)
   ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(definition));
   const AttributeValue one = AttributeValue::String("1");
   ASSERT_OK(Put(temp.db(), *table, MakeItem("a", one, "first")));
-  ASSERT_OK(Put(temp.db(), *table, MakeItem("a", one, "first")));   // unchanged: no record
+  ASSERT_OK(Put(temp.db(), *table, MakeItem("a", one, "first")));  // unchanged: no record
   Item with_set = MakeItem("c", one);
   with_set["tags"] = AttributeValue::Set(AttributeType::kSS, {"x", "y"});
   ASSERT_OK(Put(temp.db(), *table, with_set));
@@ -97,8 +97,8 @@ TEST_F(RecordsPartTest, EveryChangeIsRecordedInOrderWithTheImagesItsViewAsksFor)
   EXPECT_EQ(records[1].new_image->at("payload").scalar(), "second");
   EXPECT_EQ(records[2].old_image->at("payload").scalar(), "second");
   EXPECT_FALSE(records[2].new_image);
-  EXPECT_EQ(records[1].size_bytes, ItemSize(keys) + ItemSize(*records[1].old_image) +
-                                       ItemSize(*records[1].new_image));
+  EXPECT_EQ(records[1].size_bytes,
+            ItemSize(keys) + ItemSize(*records[1].old_image) + ItemSize(*records[1].new_image));
 
   // Paging from a position, and the numbering survives a restart.
   ASSERT_OK_AND_ASSIGN(auto after_first, temp.db().ReadStream(777, records[0].sequence, 1));

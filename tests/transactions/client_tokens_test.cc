@@ -3,7 +3,6 @@
 
 #include <gtest/gtest.h>
 
-
 namespace ddbd::transactions {
 namespace {
 
@@ -19,8 +18,7 @@ TEST(ClientTokensTest, ARepeatGetsTheFirstAnswerWithinTheWindow) {
   auto repeat = tokens.Begin("", "t", "body");
   ASSERT_TRUE(repeat.ok());
   EXPECT_EQ(repeat->value_or("none"), "{}");
-  EXPECT_EQ(tokens.Begin("", "t", "other").error().code(),
-            ErrorCode::kIdempotentParameterMismatch);
+  EXPECT_EQ(tokens.Begin("", "t", "other").error().code(), ErrorCode::kIdempotentParameterMismatch);
   // Another namespace has its own tokens.
   auto elsewhere = tokens.Begin("key/", "t", "other");
   ASSERT_TRUE(elsewhere.ok());
@@ -54,8 +52,7 @@ TEST(ClientTokensTest, ATokenKeepsADigestOfTheRequestNotTheRequest) {
   EXPECT_EQ(tokens.Begin("", "t", request)->value_or("none"), "{}");
   std::string changed = request;
   changed.back() = 'y';
-  EXPECT_EQ(tokens.Begin("", "t", changed).error().code(),
-            ErrorCode::kIdempotentParameterMismatch);
+  EXPECT_EQ(tokens.Begin("", "t", changed).error().code(), ErrorCode::kIdempotentParameterMismatch);
 }
 
 // Past the cap, the tokens answered first are forgotten first; running ones are kept.

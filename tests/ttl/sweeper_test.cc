@@ -99,7 +99,8 @@ TEST_F(SweeperTest, EnablingTtlOnATableWithItemsIndexesThem) {
   // Items written before TTL was enabled have no expiry records...
   ASSERT_OK_AND_ASSIGN(auto table, temp_.catalog().Create(Table("Later", {})));
   for (int i = 0; i < 2500; ++i) {
-    ASSERT_OK(Put(temp_.db(), *table, "i" + std::to_string(i), N(i % 2 ? "1764469000" : "1764471000")));
+    ASSERT_OK(
+        Put(temp_.db(), *table, "i" + std::to_string(i), N(i % 2 ? "1764469000" : "1764471000")));
   }
   ASSERT_OK(temp_.catalog().Modify(table->id, [](TableDef& current) {
     current.ttl_attribute = "exp";

@@ -97,7 +97,8 @@ TEST(VectorIndexTest, ExactSearchRanksByScoreThenKeyWithinOneScope) {
   EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "t1", {{0, "fr"}}, 10)),
             std::vector<std::string>{});
   EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "t3", {}, 10)), std::vector<std::string>{});
-  EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "t1", {}, 1)), std::vector<std::string>{"a"});
+  EXPECT_EQ(Keys(index.Search(std::vector<float>{0, 0}, "t1", {}, 1)),
+            std::vector<std::string>{"a"});
 }
 
 TEST(VectorIndexTest, UpsertReplacesAndRemoveForgets) {
@@ -164,8 +165,8 @@ TEST(VectorIndexTest, GraphSearchAgreesWithExactSearch) {
     filters.emplace_back(i % 10 == 0 ? "rare" : "common");
   }
   for (int i = 0; i < 50; ++i) queries.push_back(RandomVector(random, 16));
-  for (auto function : {DistanceFunction::kCosine, DistanceFunction::kEuclidean,
-                        DistanceFunction::kDotProduct}) {
+  for (auto function :
+       {DistanceFunction::kCosine, DistanceFunction::kEuclidean, DistanceFunction::kDotProduct}) {
     EXPECT_GE(GraphRecall(function, data, queries, filters, {}), 0.95);
     // A selective filter (10%): over-fetching, then the exact fallback, keep results right.
     EXPECT_GE(GraphRecall(function, data, queries, filters, {{0, "rare"}}), 0.95);

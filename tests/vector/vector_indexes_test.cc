@@ -36,7 +36,9 @@ Item Entry(int id, float x, float y) {
               {"v", AttributeValue::Binary(EncodeFloats({x, y}))}};
 }
 
-PrimaryKey KeyOfPoint(int id) { return PrimaryKey{AttributeValue::String("p" + std::to_string(id))}; }
+PrimaryKey KeyOfPoint(int id) {
+  return PrimaryKey{AttributeValue::String("p" + std::to_string(id))};
+}
 
 // Stored entries in memory. `midway`, when set, runs once half of them have been visited:
 // the writes that reach the in-memory side while the load is under way.
@@ -96,8 +98,8 @@ TEST(VectorIndexesTest, SavedGraphsAreUsedOnlyForTheStateTheyWereSavedIn) {
   auto table = VectorTable();
   const IndexDef* index = &table->indexes[0];
   const SearchTuning tuning{.exact_threshold = 100};
-  const std::string graphs = ::testing::TempDir() + "/ddbd-graphs-" +
-                             std::to_string(std::random_device{}());
+  const std::string graphs =
+      ::testing::TempDir() + "/ddbd-graphs-" + std::to_string(std::random_device{}());
   FakeSource source;
   source.sequence = 7;
   {

@@ -17,8 +17,8 @@ Item EveryType() {
   item["f"] = AttributeValue::Bool(false);
   item["z"] = AttributeValue::Null();
   AttributeMap nested;
-  nested["inner"] = AttributeValue::List({AttributeValue::NumberText("1"),
-                                          AttributeValue::Map({})});
+  nested["inner"] =
+      AttributeValue::List({AttributeValue::NumberText("1"), AttributeValue::Map({})});
   item["m"] = AttributeValue::Map(nested);
   item["l"] = AttributeValue::List({AttributeValue::String(""), AttributeValue::Null()});
   item["ss"] = AttributeValue::Set(AttributeType::kSS, {"a", "b"});
