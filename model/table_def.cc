@@ -1,6 +1,7 @@
 // Small helpers of TableDef.
 #include "model/table_def.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 
@@ -54,6 +55,13 @@ const IndexDef* TableDef::FindIndexById(uint64_t index_id) const {
     if (index.id == index_id) return &index;
   }
   return nullptr;
+}
+
+bool IsValidResourceName(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '-';
+  });
 }
 
 std::string TableDef::Arn() const {

@@ -205,6 +205,9 @@ struct TableDef {
 
 inline constexpr std::string_view kAccountId = "000000000000";
 
+// True when `name` matches [a-zA-Z0-9_.-]+, the character set of table and index names.
+bool IsValidResourceName(std::string_view name);
+
 }  // namespace ddbd
 
 namespace ddbd {

@@ -65,7 +65,7 @@ Result<SearchInput> ReadSearch(wire::JsonObject body) {
       errors.AddUnechoed("IndexName", "Member must have length greater than or equal to 3");
     } else if (index_name->size() > 255) {
       errors.AddUnechoed("IndexName", "Member must have length less than or equal to 255");
-    } else if (!wire::IsValidResourceName(*index_name)) {
+    } else if (!IsValidResourceName(*index_name)) {
       errors.AddUnechoed("IndexName",
                          "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
     }

@@ -3,16 +3,13 @@
 // appends. Every stream has one shard, open while the stream is enabled; a shard iterator
 // names the stream and the last sequence number consumed.
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
 #include <optional>
-#include <tuple>
 
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
 #include "server/wire/attribute_value_json.h"
-#include "server/wire/base64.h"
+#include "streams/shards.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -30,43 +27,9 @@ Error StreamNotFound(std::string_view arn) {
                                  " not found");
 }
 
-// The parts of a well-formed stream ARN,
-// "arn:<partition>:dynamodb:<region>:<account>:table/<name>/stream/<label>".
-struct StreamArnParts {
-  std::string_view table_name;
-  std::string_view label;
-  // Listing order: ListStreams lists tables by name and each table's streams oldest first,
-  // and labels are creation times, so (name, label) orders every stream ARN.
-  friend bool operator<(const StreamArnParts& a, const StreamArnParts& b) {
-    return std::tie(a.table_name, a.label) < std::tie(b.table_name, b.label);
-  }
-};
-
-std::optional<StreamArnParts> ParseStreamArn(std::string_view arn) {
-  std::string_view fields[5];
-  for (std::string_view& field : fields) {
-    const size_t colon = arn.find(':');
-    if (colon == std::string_view::npos) return std::nullopt;
-    field = arn.substr(0, colon);
-    arn.remove_prefix(colon + 1);
-  }
-  if (fields[0] != "arn" || fields[1].empty() || fields[2] != "dynamodb" || fields[3].empty() ||
-      fields[4].empty() || arn.substr(0, 6) != "table/") {
-    return std::nullopt;
-  }
-  arn.remove_prefix(6);
-  const size_t stream_at = arn.find("/stream/");
-  if (stream_at == std::string_view::npos) return std::nullopt;
-  StreamArnParts parts{arn.substr(0, stream_at), arn.substr(stream_at + 8)};
-  if (parts.table_name.size() < 3 || parts.table_name.size() > 255 ||
-      !wire::IsValidResourceName(parts.table_name) || parts.label.empty()) {
-    return std::nullopt;
-  }
-  return parts;
-}
-
 // The stream a well-formed ARN names, among the tables of this request's namespace.
-Result<StreamRef> FindStream(OpContext& ctx, std::string_view arn, const StreamArnParts& parts) {
+Result<StreamRef> FindStream(OpContext& ctx, std::string_view arn,
+                             const streams::StreamArnParts& parts) {
   StreamRef ref;
   ref.table = ctx.catalog().Find(ctx.scope(), parts.table_name);
   if (!ref.table) return StreamNotFound(arn);
@@ -80,55 +43,15 @@ Result<StreamRef> FindStream(OpContext& ctx, std::string_view arn, const StreamA
 // A StreamArn member that is not a stream ARN at all. Pinned by:
 // test_streams.py::test_malformed_stream_arns_are_invalid
 Result<StreamRef> FindStream(OpContext& ctx, std::string_view arn) {
-  const std::optional<StreamArnParts> parts = ParseStreamArn(arn);
+  const std::optional<streams::StreamArnParts> parts = streams::ParseStreamArn(arn);
   if (!parts) return Error::Validation("Invalid StreamArn");
   return FindStream(ctx, arn, *parts);
 }
 
-std::string ShardIdOf(const StreamSpec& stream) {
-  char text[64];
-  std::snprintf(text, sizeof text, "shardId-%020" PRId64 "-%08" PRIx64, stream.created_ms,
-                stream.id & 0xffffffff);
-  return text;
-}
-
-std::string SequenceText(uint64_t sequence) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%021" PRIu64, sequence);
-  return text;
-}
-
 Result<uint64_t> ParseSequence(std::string_view text) {
-  uint64_t value = 0;
-  if (text.empty() || text.size() > 21)
-    return Error::Validation("Invalid SequenceNumber: " + std::string(text));
-  for (char c : text) {
-    if (c < '0' || c > '9')
-      return Error::Validation("Invalid SequenceNumber: " + std::string(text));
-    value = value * 10 + static_cast<uint64_t>(c - '0');
-  }
-  return value;
-}
-
-// A shard iterator: "<stream ARN>|<last sequence consumed>", base64-encoded.
-std::string MakeIterator(std::string_view arn, uint64_t after) {
-  return wire::Base64Encode(std::string(arn) + "|" + std::to_string(after));
-}
-
-struct IteratorPosition {
-  std::string arn;
-  uint64_t after = 0;
-};
-
-Result<IteratorPosition> ReadIterator(std::string_view iterator) {
-  auto decoded = wire::Base64Decode(iterator);
-  const Error invalid = Error::Validation("Invalid ShardIterator");
-  if (!decoded.ok()) return invalid;
-  const size_t bar = decoded->rfind('|');
-  if (bar == std::string::npos) return invalid;
-  auto after = ParseSequence(std::string_view(*decoded).substr(bar + 1));
-  if (!after.ok()) return invalid;
-  return IteratorPosition{decoded->substr(0, bar), *after};
+  const std::optional<uint64_t> sequence = streams::ParseSequenceNumber(text);
+  if (!sequence) return Error::Validation("Invalid SequenceNumber: " + std::string(text));
+  return *sequence;
 }
 
 Result<std::string_view> ReadStreamArn(wire::JsonObject body, wire::ConstraintErrors& errors) {
@@ -177,9 +100,9 @@ Result<std::string> ListStreams(OpContext& ctx, const Request& req) {
   if (start && start->size() < 37) errors.LengthAtLeast(*start, "exclusiveStartStreamArn", 37);
   if (start && start->size() > 1024) errors.LengthAtMost(*start, "exclusiveStartStreamArn", 1024);
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  std::optional<StreamArnParts> start_at;
+  std::optional<streams::StreamArnParts> start_at;
   if (start) {
-    start_at = ParseStreamArn(*start);
+    start_at = streams::ParseStreamArn(*start);
     // Unverified wording, after DescribeStream's "Invalid StreamArn".
     if (!start_at) return Error::Validation("Invalid ExclusiveStartStreamArn");
   }
@@ -204,7 +127,7 @@ Result<std::string> ListStreams(OpContext& ctx, const Request& req) {
   for (const auto& table : tables) {
     for (const StreamSpec& stream : table->streams) {
       const std::string label = stream.Label();
-      if (start_at && !(*start_at < StreamArnParts{table->name, label})) continue;
+      if (start_at && !(*start_at < streams::StreamArnParts{table->name, label})) continue;
       streams.push_back({table.get(), &stream});
     }
   }
@@ -256,14 +179,15 @@ Result<std::string> DescribeStream(OpContext& ctx, const Request& req) {
   // The only shard has no children, and nothing follows any ExclusiveStartShardId: after
   // the shard itself nothing is left, and DynamoDB lists no shards after an unknown one.
   // Pinned by: test_streams.py::test_describe_stream_after_an_unknown_shard_lists_none
-  const std::string shard_id = ShardIdOf(stream);
+  const std::string shard_id = streams::ShardId(stream);
   if (!start_shard && !child_shards) {
     out.BeginObject().Key("ShardId").String(shard_id).Key("SequenceNumberRange").BeginObject();
     const uint64_t starting = bounds ? bounds->first : ctx.db().LastStreamSequence() + 1;
-    out.Key("StartingSequenceNumber").String(SequenceText(starting));
+    out.Key("StartingSequenceNumber").String(streams::SequenceNumberText(starting));
     if (!stream.enabled) {
       // A disabled stream's shard is closed: it ends at its last record.
-      out.Key("EndingSequenceNumber").String(SequenceText(bounds ? bounds->second : starting));
+      out.Key("EndingSequenceNumber")
+          .String(streams::SequenceNumberText(bounds ? bounds->second : starting));
     }
     out.EndObject().EndObject();
   }
@@ -286,7 +210,7 @@ Result<std::string> GetShardIterator(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(auto sequence, wire::GetString(req.body, "SequenceNumber"));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
   DDBD_ASSIGN_OR_RETURN(StreamRef ref, FindStream(ctx, arn));
-  if (*shard_id != ShardIdOf(*ref.stream)) {
+  if (*shard_id != streams::ShardId(*ref.stream)) {
     return Error::ResourceNotFound("Requested resource not found: Shard does not exist");
   }
   if (sequence && (*type == "LATEST" || *type == "TRIM_HORIZON")) {
@@ -308,7 +232,7 @@ Result<std::string> GetShardIterator(OpContext& ctx, const Request& req) {
   wire::JsonWriter out;
   out.BeginObject()
       .Key("ShardIterator")
-      .String(MakeIterator(ref.table->StreamArn(*ref.stream), after));
+      .String(streams::EncodeShardIterator({ref.table->StreamArn(*ref.stream), after}));
   out.EndObject();
   return out.Take();
 }
@@ -322,24 +246,20 @@ Result<std::string> GetRecords(OpContext& ctx, const Request& req) {
   if (limit && *limit > kMaxRecords)
     errors.ValueAtMost(std::to_string(*limit), "limit", kMaxRecords);
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  DDBD_ASSIGN_OR_RETURN(IteratorPosition position, ReadIterator(*iterator));
-  const std::optional<StreamArnParts> parts = ParseStreamArn(position.arn);
-  if (!parts) return Error::Validation("Invalid ShardIterator");
-  DDBD_ASSIGN_OR_RETURN(StreamRef ref, FindStream(ctx, position.arn, *parts));
+  const std::optional<streams::ShardPosition> position = streams::DecodeShardIterator(*iterator);
+  if (!position) return Error::Validation("Invalid ShardIterator");
+  DDBD_ASSIGN_OR_RETURN(StreamRef ref, FindStream(ctx, position->stream_arn));
   const StreamSpec& stream = *ref.stream;
   DDBD_ASSIGN_OR_RETURN(auto records,
-                        ctx.db().ReadStream(stream.id, position.after,
+                        ctx.db().ReadStream(stream.id, position->after,
                                             static_cast<size_t>(limit.value_or(kMaxRecords))));
 
   wire::JsonWriter out;
   out.BeginObject().Key("Records").BeginArray();
   static constexpr std::string_view kEventNames[] = {"", "INSERT", "MODIFY", "REMOVE"};
   for (const storage::StreamRecord& record : records) {
-    char event_id[40];
-    std::snprintf(event_id, sizeof event_id, "%016" PRIx64 "%016" PRIx64, stream.id,
-                  record.sequence);
     out.BeginObject();
-    out.Key("eventID").String(event_id);
+    out.Key("eventID").String(streams::EventId(stream, record.sequence));
     out.Key("eventName").String(kEventNames[static_cast<int>(record.event)]);
     out.Key("eventVersion").String("1.1");
     out.Key("eventSource").String("aws:dynamodb");
@@ -356,7 +276,7 @@ Result<std::string> GetRecords(OpContext& ctx, const Request& req) {
       out.Key("OldImage");
       wire::WriteAttributeMap(out, *record.old_image);
     }
-    out.Key("SequenceNumber").String(SequenceText(record.sequence));
+    out.Key("SequenceNumber").String(streams::SequenceNumberText(record.sequence));
     out.Key("SizeBytes").Int(static_cast<int64_t>(record.size_bytes));
     out.Key("StreamViewType").String(StreamViewTypeName(stream.view_type));
     out.EndObject();
@@ -372,10 +292,10 @@ Result<std::string> GetRecords(OpContext& ctx, const Request& req) {
     out.EndObject();
   }
   out.EndArray();
-  const uint64_t next = records.empty() ? position.after : records.back().sequence;
+  const uint64_t next = records.empty() ? position->after : records.back().sequence;
   // A disabled stream's shard is closed: once read to its end, there is no next iterator.
   if (stream.enabled || !records.empty()) {
-    out.Key("NextShardIterator").String(MakeIterator(position.arn, next));
+    out.Key("NextShardIterator").String(streams::EncodeShardIterator({position->stream_arn, next}));
   }
   out.EndObject();
   return out.Take();

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "model/table_def.h"
+
 namespace ddbd::server::wire {
 
 namespace {
@@ -61,13 +63,6 @@ void ConstraintErrors::EachMember(std::string_view value, std::string_view path,
 void ConstraintErrors::Enum(std::string_view value, std::string_view path,
                             std::string_view allowed) {
   Add(value, path, "Member must satisfy enum value set: " + std::string(allowed));
-}
-
-bool IsValidResourceName(std::string_view name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '.' || c == '-';
-  });
 }
 
 void ConstraintErrors::TableName(std::string_view name, std::string_view path, size_t max_length) {

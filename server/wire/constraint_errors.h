@@ -50,7 +50,4 @@ size_t CharacterCount(std::string_view text);
 // A list as Java prints it, the way constraint errors echo one: "[a, b]".
 std::string JavaList(const std::vector<std::string>& elements);
 
-// True when `name` matches [a-zA-Z0-9_.-]+.
-bool IsValidResourceName(std::string_view name);
-
 }  // namespace ddbd::server::wire

@@ -1,0 +1,78 @@
+// Stream ARNs, shard ids, sequence numbers and shard iterators.
+#include "streams/shards.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace ddbd::streams {
+
+std::optional<StreamArnParts> ParseStreamArn(std::string_view arn) {
+  std::string_view fields[5];
+  for (std::string_view& field : fields) {
+    const size_t colon = arn.find(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    field = arn.substr(0, colon);
+    arn.remove_prefix(colon + 1);
+  }
+  if (fields[0] != "arn" || fields[1].empty() || fields[2] != "dynamodb" || fields[3].empty() ||
+      fields[4].empty() || arn.substr(0, 6) != "table/") {
+    return std::nullopt;
+  }
+  arn.remove_prefix(6);
+  const size_t stream_at = arn.find("/stream/");
+  if (stream_at == std::string_view::npos) return std::nullopt;
+  StreamArnParts parts{arn.substr(0, stream_at), arn.substr(stream_at + 8)};
+  if (parts.table_name.size() < 3 || parts.table_name.size() > 255 ||
+      !IsValidResourceName(parts.table_name) || parts.label.empty()) {
+    return std::nullopt;
+  }
+  return parts;
+}
+
+std::string ShardId(const StreamSpec& stream) {
+  char text[64];
+  std::snprintf(text, sizeof text, "shardId-%020" PRId64 "-%08" PRIx64, stream.created_ms,
+                stream.id & 0xffffffff);
+  return text;
+}
+
+std::string SequenceNumberText(uint64_t sequence) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%021" PRIu64, sequence);
+  return text;
+}
+
+std::optional<uint64_t> ParseSequenceNumber(std::string_view text) {
+  // 21 digits stay below 2^64 only up to 18446744073709551615 (20 digits); a 21-digit
+  // number from a client is refused rather than wrapped.
+  if (text.empty() || text.size() > 21) return std::nullopt;
+  uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (value > (UINT64_MAX - digit) / 10) return std::nullopt;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+std::string EncodeShardIterator(const ShardPosition& position) {
+  return position.stream_arn + "|" + SequenceNumberText(position.after);
+}
+
+std::optional<ShardPosition> DecodeShardIterator(std::string_view iterator) {
+  const size_t bar = iterator.rfind('|');
+  if (bar == std::string_view::npos) return std::nullopt;
+  const std::optional<uint64_t> after = ParseSequenceNumber(iterator.substr(bar + 1));
+  const std::string_view arn = iterator.substr(0, bar);
+  if (!after || !ParseStreamArn(arn)) return std::nullopt;
+  return ShardPosition{std::string(arn), *after};
+}
+
+std::string EventId(const StreamSpec& stream, uint64_t sequence) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%016" PRIx64 "%016" PRIx64, stream.id, sequence);
+  return text;
+}
+
+}  // namespace ddbd::streams
