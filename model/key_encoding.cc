@@ -82,7 +82,10 @@ Result<AttributeValue> DecodeNumber(std::string_view& in) {
     if (d < 0 || d > 9) return Corrupt();
     digits.push_back(static_cast<char>('0' + d));
   }
-  if (i == in.size() || digits.empty()) return Corrupt();
+  // The encoder writes the significant digits alone: no zero at either end.
+  if (i == in.size() || digits.empty() || digits.front() == '0' || digits.back() == '0') {
+    return Corrupt();
+  }
   in.remove_prefix(i + 1);
   // 0.ddd × 10^(exponent + 1) = d.dd × 10^exponent.
   Result<Number> number =

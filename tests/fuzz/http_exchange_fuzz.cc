@@ -24,7 +24,6 @@
 #include <string>
 #include <string_view>
 
-#include "index/index_entries.h"
 #include "server/http/exchange.h"
 #include "server/service.h"
 #include "storage/catalog.h"
@@ -76,12 +75,10 @@ class Server {
   Server() {
     db_ = std::move(storage::Database::Open({"", true})).value();
     catalog_ = std::move(storage::Catalog::Load(*db_)).value();
-    maintainer_ = std::make_unique<index::Maintainer>(*catalog_);
-    db_->SetIndexMaintainer(maintainer_.get());
     server::ServiceOptions options;
     options.isolation.by_access_key = true;
     service_ = std::make_unique<server::Service>(*db_, *catalog_, std::move(options));
-    service_->StartVectorIndexes(*maintainer_).IgnoreError();
+    service_->StartBackground();
   }
 
   // The reply to `request`, made in a new namespace that holds the setup tables. The request
@@ -128,7 +125,6 @@ class Server {
 
   std::unique_ptr<storage::Database> db_;
   std::unique_ptr<storage::Catalog> catalog_;
-  std::unique_ptr<index::Maintainer> maintainer_;
   std::unique_ptr<server::Service> service_;
   int inputs_ = 0;
 };

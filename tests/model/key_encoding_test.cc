@@ -140,5 +140,20 @@ TEST(KeyEncodingTest, TableKeysRoundTripAndRefuseOtherBytes) {
   EXPECT_FALSE(DecodeKey(std::string("\x03\x80\x0B\x00", 4), table).ok());  // digit 10
 }
 
+// Only what EncodeKeyValue writes decodes: a number's digits are its significant digits, so
+// a leading or trailing zero digit (which another encoding of the same number lacks) is
+// refused (found by fuzz.key_codec).
+TEST(KeyEncodingTest, NumbersWithZeroDigitsAtEitherEndAreRefused) {
+  std::string_view canonical("\x03\x80\x05\x00", 4);  // 4 × 10^k
+  ASSERT_TRUE(DecodeKeyValue(canonical, KeyAttributeType::kN).ok());
+  for (std::string bytes : {std::string("\x03\x80\x05\x01\x01\x00", 6),  // digits 400
+                            std::string("\x03\x80\x01\x05\x00", 5),      // digits 04
+                            std::string("\x01\x7f\x0a\x05\xff", 5),      // digits 05, negative
+                            std::string("\x01\x7f\x06\x0a\xff", 5)}) {   // digits 40, negative
+    std::string_view in = bytes;
+    EXPECT_FALSE(DecodeKeyValue(in, KeyAttributeType::kN).ok()) << testing::PrintToString(bytes);
+  }
+}
+
 }  // namespace
 }  // namespace ddbd
