@@ -65,7 +65,10 @@ void Executor::Work() {
       if (delayed_.empty()) {
         wake_.wait(lock);
       } else {
-        wake_.wait_until(lock, delayed_.front().due);
+        // A copy: wait_until reads its deadline again on waking, when RunAfter may have
+        // moved the queue's elements.
+        const auto due = delayed_.front().due;
+        wake_.wait_until(lock, due);
       }
       --idle_;
       continue;

@@ -36,6 +36,22 @@ TEST(ExecutorTest, ManyTasksRunOnAtMostTheBoundOfThreads) {
   EXPECT_LE(executor.threads(), 3u);
 }
 
+// A thread waiting for the earliest delayed task must not keep a reference into the queue:
+// scheduling more delayed tasks grows (moves) it while the thread waits (a heap use after free
+// under ASan, seen in ddbd started with -delayTransientStatuses).
+TEST(ExecutorTest, SchedulingDelayedTasksWhileAThreadWaitsForOne) {
+  Executor executor(1);
+  executor.RunAfter(1h, [] {});
+  std::this_thread::sleep_for(20ms);  // the thread is waiting for the first deadline
+  std::promise<void> ran;
+  for (int i = 0; i < 100; ++i) {
+    executor.RunAfter(2h, [] {});
+    std::this_thread::sleep_for(100us);  // lets the waiting thread wake up and wait again
+  }
+  executor.RunAfter(1ms, [&] { ran.set_value(); });
+  EXPECT_EQ(ran.get_future().wait_for(10s), std::future_status::ready);
+}
+
 TEST(ExecutorTest, ReadyTasksRunInSubmissionOrderOnOneThread) {
   Executor executor(1);
   std::vector<int> order;
