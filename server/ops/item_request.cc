@@ -218,7 +218,7 @@ size_t MultiWrite::TableIndex(std::shared_ptr<const TableDef> table, std::string
     if (tables[t]->id == table->id) return t;
   }
   tables.push_back(std::move(table));
-  table_names.push_back(name);
+  table_names.emplace_back(name);
   return tables.size() - 1;
 }
 

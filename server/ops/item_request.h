@@ -118,7 +118,8 @@ std::string RenderWriteOutput(const WriteOutput& output);
 // its response: the tables in the order of their first write, each named as the request
 // named it, and for every write its table's position and its partition key.
 struct MultiWrite {
-  std::vector<std::string_view> table_names;
+  // Copies: the output outlives the request input the names were read from.
+  std::vector<std::string> table_names;
   std::vector<std::shared_ptr<const TableDef>> tables;
   std::vector<size_t> table_of_write;
   std::vector<AttributeValue> partitions;
