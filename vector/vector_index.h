@@ -4,9 +4,9 @@
 //
 // Entries are grouped by scope (one partition per HASH value; one for an index without a
 // HASH element). A small partition, or a filter that matches few entries, is searched
-// exactly. A partition of more than the exact threshold gets an HNSW graph, built by a
-// background thread (BuildStep) from a snapshot while exact search serves it. Once built,
-// new entries wait pending until BuildStep inserts them; an updated entry's element is
+// exactly. A partition of more than the exact threshold gets an HNSW graph, built by
+// background work (BuildStep, a task on the executor) from a snapshot while exact search serves it.
+// Once built, new entries wait pending until BuildStep inserts them; an updated entry's element is
 // marked deleted and the entry is scored exactly until the next rebuild (hnswlib's in-place
 // update erodes recall); removals use markDelete. After churn of a twentieth of its
 // partition, or once the partition has doubled since the graph was built, a graph is rebuilt

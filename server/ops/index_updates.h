@@ -1,7 +1,7 @@
 // GlobalSecondaryIndexUpdates of UpdateTable: creating a GSI on an existing table (CREATING
-// and Backfilling while a background thread writes the entries of the items already there,
-// then ACTIVE), deleting one (reported DELETING, then gone), and changing a GSI's throughput.
-// Entry points: ReadIndexUpdates, ApplyIndexUpdates, StartBackfill.
+// and Backfilling while a backfill on the background executor writes the entries of the items
+// already there, then ACTIVE), deleting one (reported DELETING, then gone), and changing a GSI's
+// throughput. Entry points: ReadIndexUpdates, ApplyIndexUpdates, StartBackfill.
 #pragma once
 
 #include <optional>

@@ -17,7 +17,7 @@ namespace ddbd::server::ops {
 // Whether state changes are delayed.
 bool TransientStatuses(const OpContext& ctx);
 
-// Runs `work` on a background thread after the delay (with a context of the same scope).
+// Runs `work` on the background executor after the delay (with a context of the same scope).
 void AfterTransientDelay(OpContext& ctx, std::function<void(OpContext&)> work);
 
 // ResourceInUseException for a table that is being created, updated or deleted (UpdateTable;
