@@ -4,9 +4,8 @@
 // backup's name, time and size — in the catalog. A restore creates the target table from
 // that definition and writes every copied item into it through the normal write path, so
 // its indexes, statistics and item collections are built as for any write.
-#include <cinttypes>
-#include <cstdio>
 
+#include "backups/restore.h"
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
@@ -15,16 +14,8 @@
 namespace ddbd::server::ops {
 namespace {
 
-constexpr size_t kRestoreBatch = 100;
-
+using backups::BackupArn;
 using storage::BackupRecord;
-
-std::string BackupArn(const BackupRecord& backup) {
-  char suffix[48];
-  std::snprintf(suffix, sizeof suffix, "/backup/%013" PRId64 "-%08" PRIx64, backup.created_ms,
-                backup.id);
-  return backup.source.Arn() + suffix;
-}
 
 Result<std::string_view> ReadBackupArn(wire::JsonObject body) {
   wire::ConstraintErrors errors;
@@ -120,32 +111,6 @@ std::string RenderDescription(const BackupRecord& backup, std::string_view statu
   out.EndObject();
   out.EndObject().EndObject();
   return out.Take();
-}
-
-// Writes every item of `backup` into `table`, a batch at a time.
-Status RestoreItems(OpContext& ctx, const BackupRecord& backup, const TableDef& table) {
-  TableDef copy = backup.source;
-  copy.id = backup.id;  // the items are stored under the backup's id
-  auto cursor = ctx.db().ScanHashRange(copy, 0, UINT64_MAX, std::nullopt);
-  std::vector<Item> items;
-  auto flush = [&]() -> Status {
-    std::vector<storage::ItemWrite> writes;
-    for (Item& item : items) {
-      PrimaryKey key = KeyOf(table, item);
-      writes.push_back(storage::Replacement(table, std::move(key), std::move(item)));
-    }
-    items.clear();
-    auto written = ctx.db().WriteItems(std::move(writes));
-    if (!written.ok()) return std::move(written).error();
-    return OkStatus();
-  };
-  for (; cursor->Valid(); cursor->Next()) {
-    DDBD_ASSIGN_OR_RETURN(Item item, cursor->item());
-    items.push_back(std::move(item));
-    if (items.size() == kRestoreBatch) DDBD_RETURN_IF_ERROR(flush());
-  }
-  DDBD_RETURN_IF_ERROR(cursor->status());
-  return flush();
 }
 
 }  // namespace
@@ -287,38 +252,20 @@ Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
   if (ctx.catalog().Find(ctx.scope(), *target)) {
     return Error::TableAlreadyExists("Table already exists: " + std::string(*target));
   }
-  TableDef definition = backup.source;
-  definition.scope = ctx.scope();
-  definition.name = std::string(*target);
-  definition.region = ctx.region();
-  definition.table_uuid = NewTableUuid();
-  definition.creation_time_ms = ctx.NowMs();
+  std::optional<BillingMode> billing_override;
+  if (mode)
+    billing_override =
+        *mode == "PAY_PER_REQUEST" ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
   // CREATING (not readable or writable) until every item is in; a start-up finding a
   // restored table still CREATING rolls it back (see recovery.h).
-  definition.status = TableStatus::kCreating;
-  definition.streams.clear();
-  definition.ttl_attribute.reset();
-  definition.tags.clear();
-  definition.pitr_enabled_ms = 0;
-  definition.deletion_protection = false;
-  definition.restored_from =
-      TableDef::RestoreSource{BackupArn(backup), backup.source.Arn(), definition.creation_time_ms};
-  for (IndexDef& index : definition.indexes) {
-    index.status = IndexStatus::kActive;
-    index.backfilling = false;
-  }
-  if (mode == "PAY_PER_REQUEST" && definition.billing_mode != BillingMode::kPayPerRequest) {
-    definition.billing_mode = BillingMode::kPayPerRequest;
-    definition.billing_mode_updated_ms = definition.creation_time_ms;
-    definition.throughput = {};
-  } else if (mode == "PROVISIONED" && definition.billing_mode != BillingMode::kProvisioned) {
-    return Error::Validation(
-        "ProvisionedThroughputOverride is required to restore a "
-        "PAY_PER_REQUEST backup as PROVISIONED");
-  }
+  DDBD_ASSIGN_OR_RETURN(
+      TableDef definition,
+      backups::RestoredDefinition(
+          backup, {ctx.scope(), std::string(*target), ctx.region(), NewTableUuid(), ctx.NowMs()},
+          billing_override));
   DDBD_ASSIGN_OR_RETURN(auto created, ctx.catalog().Create(std::move(definition)));
   auto restore = [&]() -> Result<std::shared_ptr<const TableDef>> {
-    DDBD_RETURN_IF_ERROR(RestoreItems(ctx, backup, *created));
+    DDBD_RETURN_IF_ERROR(backups::RestoreItems(ctx.db(), backup, *created));
     return ctx.catalog().Modify(created->id, [](TableDef& complete) {
       complete.status = TableStatus::kActive;
       return OkStatus();

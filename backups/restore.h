@@ -1,0 +1,47 @@
+// On-demand backups as a subsystem: how a backup is named (its ARN), what a table restored
+// from it is, and the restore of its items. The backup's items and record are kept by
+// storage (Database::CopyItems, SaveBackup); the operations that expose them are in
+// server/ops/backups.cc.
+//
+// Entry points: BackupArn, RestoredDefinition, RestoreItems.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "model/result.h"
+#include "model/table_def.h"
+#include "storage/backup_record.h"
+#include "storage/database.h"
+
+namespace ddbd::backups {
+
+// "<source table ARN>/backup/<creation time in ms, 13 digits>-<the id in hex, 8 digits or
+// more>", after the shape of DynamoDB's backup ARNs. Computed, never stored.
+std::string BackupArn(const storage::BackupRecord& backup);
+
+// Where a restore puts its table, and when.
+struct RestoreTarget {
+  std::string scope;
+  std::string name;
+  std::string region;
+  std::string table_uuid;
+  int64_t now_ms = 0;
+};
+
+// The definition of a table restored from `backup`: the backup's keys, indexes (ACTIVE),
+// billing and encryption settings — with `billing_override` applied — and, as DynamoDB
+// does, not its streams, Time to Live, tags, point-in-time recovery or deletion
+// protection. The table is CREATING (unreadable) until its items are in.
+// Fails when the override asks for PROVISIONED without throughput (which DynamoDB requires).
+Result<TableDef> RestoredDefinition(const storage::BackupRecord& backup,
+                                    const RestoreTarget& target,
+                                    std::optional<BillingMode> billing_override);
+
+// Writes every item of `backup` into `table` through the write path, a batch at a time, so
+// that its indexes, statistics and item collections are built as for any write.
+Status RestoreItems(storage::Database& db, const storage::BackupRecord& backup,
+                    const TableDef& table);
+
+}  // namespace ddbd::backups
