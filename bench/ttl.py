@@ -29,7 +29,10 @@ def load(server, items, item_bytes):
                DDBD_BENCH_EXPIRES=str(int(time.time()) + YEAR_S))
     client = server.client()
     count = 0
+    rounds = 0
     while count < items:
+        rounds += 1
+        env["DDBD_BENCH_PREFIX"] = f"r{rounds}-"
         subprocess.run(["taskset", "-c", CLIENT_CORE, "wrk", "-t1", "-c8", "-d5s", "-s",
                         os.path.join(HERE, "wrk", "batch_write.lua"),
                         f"http://127.0.0.1:{server.port}/"],
