@@ -17,7 +17,6 @@ import subprocess
 import tempfile
 import time
 
-import run
 from run import Server, create_bench_table, free_port, ROOT, HERE, CLIENT_CORE
 
 YEAR_S = 365 * 24 * 3600
