@@ -59,6 +59,10 @@ constexpr ErrorInfo kErrors[] = {
     // The name DynamoDB's error documentation gives its 503 (the __type is unverified).
     {ErrorCode::kServiceUnavailable, "com.amazonaws.dynamodb.v20120810#ServiceUnavailable", 503,
      MessageMember::kLowerCase},
+    // ddbd's own: the control API is not DynamoDB's, so its types carry ddbd's namespace.
+    {ErrorCode::kControlNotFound, "ddbd#NotFoundException", 404, MessageMember::kLowerCase},
+    {ErrorCode::kControlMethodNotAllowed, "ddbd#MethodNotAllowedException", 405,
+     MessageMember::kLowerCase},
 };
 static_assert(std::size(kErrors) == kErrorCodeCount, "a new ErrorCode needs a row");
 
@@ -74,6 +78,12 @@ static_assert(RowsInCodeOrder(), "kErrors rows must follow ErrorCode order");
 
 const ErrorInfo& ErrorInfoFor(ErrorCode code) { return kErrors[static_cast<size_t>(code)]; }
 
+Error Error::ControlNotFound(std::string message) {
+  return Error(ErrorCode::kControlNotFound, std::move(message));
+}
+Error Error::ControlMethodNotAllowed(std::string message) {
+  return Error(ErrorCode::kControlMethodNotAllowed, std::move(message));
+}
 Error Error::Validation(std::string message) {
   return Error(ErrorCode::kValidation, std::move(message));
 }

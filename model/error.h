@@ -36,8 +36,10 @@ enum class ErrorCode : uint8_t {
   kItemCollectionSizeLimitExceeded,
   kInternal,
   kServiceUnavailable,
+  kControlNotFound,
+  kControlMethodNotAllowed,
 };
-inline constexpr size_t kErrorCodeCount = 21;
+inline constexpr size_t kErrorCodeCount = 23;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -91,6 +93,9 @@ class Error {
   static Error TransactionCanceled(std::vector<CancellationReason> reasons);
   static Error TransactionInProgress(std::string message);
   static Error IdempotentParameterMismatch(std::string message);
+  // The control API's (/ddbd/…) 404 — no such path, namespace or snapshot — and 405.
+  static Error ControlNotFound(std::string message);
+  static Error ControlMethodNotAllowed(std::string message);
 
   Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
 

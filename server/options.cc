@@ -7,6 +7,8 @@
 #include <optional>
 #include <thread>
 
+#include "model/clock.h"
+
 namespace ddbd::server {
 namespace {
 
@@ -96,6 +98,10 @@ std::string UsageText() {
                         number of cores, at least 2
   --ttl-interval-ms N   how often expired items of tables with Time to Live enabled are
                         looked for and deleted (default 1000; DynamoDB takes up to days)
+  --start-time TIME     start with the clock frozen at TIME (epoch seconds or ISO 8601,
+                        e.g. 2024-03-01T12:00:00Z); see PUT /ddbd/clock
+  --no-control-api      answer 404 on every /ddbd/ path except /ddbd/health (the
+                        control API: namespaces, the clock, TTL sweeps)
   --cors ORIGINS        origins allowed to call from a browser, comma-separated
                         (default *: every origin)
   --log-level LEVEL     error, warning, info (the default) or debug
@@ -274,6 +280,16 @@ std::vector<Option> BehaviourOptions() {
           [](CommandLine& cl, int v) { cl.service.vector_search.exact_threshold = size_t(v); }),
       Flag({"--exact-vector-search"},
            [](CommandLine& cl) { cl.service.vector_search.exact_only = true; }),
+      {{"--start-time"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) -> Status {
+         Result<int64_t> start = ParseTimeMs(v);
+         if (!start.ok())
+           return Error::Validation("invalid value for --start-time: " + start.error().message());
+         cl.service.start_time_ms = *start;
+         return OkStatus();
+       }},
+      Flag({"--no-control-api"}, [](CommandLine& cl) { cl.service.control_api = false; }),
   };
 }
 

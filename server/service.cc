@@ -45,22 +45,22 @@ size_t BackgroundThreads(size_t configured) {
 }  // namespace
 
 Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOptions options,
-                 const Clock& clock)
+                 const Clock& base_clock)
     : db_(db),
       catalog_(catalog),
       options_(std::move(options)),
-      clock_(clock),
+      clock_(base_clock, options_.start_time_ms),
       vectors_(options_.vector_search, executor_),
       vector_source_(db),
       index_part_(catalog),
-      stream_part_(clock),
+      stream_part_(clock_),
       expiry_part_(catalog),
       backfills_(db, catalog, index_part_, executor_,
                  index::BackfillTiming{options_.vector_allocation, options_.vector_build_minimum,
                                        options_.transient_status_delay}),
-      ttl_(db, catalog, clock, executor_, options_.ttl_interval),
-      retention_(db, catalog, clock, executor_, options_.ttl_interval),
-      client_tokens_(clock),
+      ttl_(db, catalog, clock_, executor_, options_.ttl_interval),
+      retention_(db, catalog, clock_, executor_, options_.ttl_interval),
+      client_tokens_(clock_),
       executor_(BackgroundThreads(options_.background_threads)) {
   index_part_.SetVectorListener(
       [this](vector::EntryChange change) { vectors_.Apply(std::move(change)); });
@@ -94,6 +94,25 @@ std::string Service::ScopeOf(const CredentialScope& credentials) const {
     scope += credentials.region.empty() ? options_.default_region : credentials.region;
   }
   return scope;
+}
+
+Result<std::string> Service::ScopeOfNamespace(std::string_view name) {
+  const bool valid =
+      !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '.' || c == '-';
+      });
+  if (!valid) {
+    return Error::Validation("Invalid namespace name '" + std::string(name.substr(0, 64)) +
+                             "': a namespace name is 1 to 64 characters of A-Z, a-z, 0-9, "
+                             "'_', '.' and '-'");
+  }
+  if (name == kDefaultNamespace) return std::string();
+  return std::string(name);
+}
+
+std::string Service::NamespaceOfScope(std::string_view scope) {
+  return scope.empty() ? std::string(kDefaultNamespace) : std::string(scope);
 }
 
 }  // namespace ddbd::server

@@ -29,6 +29,9 @@
 
 namespace ddbd::server {
 
+// The namespace of requests that name none (and of every client without --isolate).
+inline constexpr std::string_view kDefaultNamespace = "default";
+
 // Which parts of the request's credential scope separate table namespaces.
 struct Isolation {
   bool by_access_key = false;
@@ -65,6 +68,10 @@ struct ServiceOptions {
   // Threads of the background executor (backfills, graph builds, sweeps, delayed status
   // changes); 0: the number of cores, at least 2.
   size_t background_threads = 0;
+  // --start-time: the clock starts frozen at this reading (ms since the epoch).
+  std::optional<int64_t> start_time_ms;
+  // The control API under /ddbd/ (--no-control-api turns it off).
+  bool control_api = true;
 };
 
 // The credential scope of a SigV4-signed request ("Credential=AKID/date/region/service/…").
@@ -77,10 +84,11 @@ CredentialScope ParseCredentialScope(std::string_view authorization);
 
 class Service {
  public:
-  // Wires the subsystems and registers the write parts with `db`.
-  // REQUIRES: called before any write; `db`, `catalog` and `clock` outlive the service.
+  // Wires the subsystems and registers the write parts with `db`. The service's clock follows
+  // `base_clock` (the system's; a ManualClock in tests) until the control API changes it.
+  // REQUIRES: called before any write; `db`, `catalog` and `base_clock` outlive the service.
   Service(storage::Database& db, storage::Catalog& catalog, ServiceOptions options,
-          const Clock& clock = Clock::System());
+          const Clock& base_clock = Clock::System());
   // Stops the background work (what has not started is resumed at the next start).
   ~Service();
   Service(const Service&) = delete;
@@ -90,6 +98,8 @@ class Service {
   storage::Catalog& catalog() { return catalog_; }
   const ServiceOptions& options() const { return options_; }
   const Clock& clock() const { return clock_; }
+  // The same clock, to freeze, advance or run (the control API).
+  ControllableClock& controllable_clock() { return clock_; }
   Executor& executor() { return executor_; }
   vector::VectorIndexes& vectors() { return vectors_; }
   index::Backfills& backfills() { return backfills_; }
@@ -107,8 +117,16 @@ class Service {
   // Ends the background work: waits for the tasks running, drops the others (resumed from
   // storage at the next start). Idempotent.
   void StopBackground() { executor_.Stop(); }
-  // The table namespace of a request with this credential scope.
+  // The table namespace (scope) of a request with this credential scope and no
+  // X-Ddbd-Namespace header.
   std::string ScopeOf(const CredentialScope& credentials) const;
+  // The scope a namespace name stands for: "default" is the scope "" (the tables every
+  // client shares without isolation), any other name the scope of that name. Names are 1–64
+  // characters of [A-Za-z0-9_.-], so they never meet an isolation scope ("key/region").
+  // ValidationException for another name.
+  static Result<std::string> ScopeOfNamespace(std::string_view name);
+  // The name the control API shows for a scope: "default" for "", the scope itself otherwise.
+  static std::string NamespaceOfScope(std::string_view scope);
 
  private:
   // Storage, as the vector indexes see it.
@@ -127,7 +145,7 @@ class Service {
   storage::Database& db_;
   storage::Catalog& catalog_;
   const ServiceOptions options_;
-  const Clock& clock_;
+  ControllableClock clock_;
   // The executor's tasks use everything below it, so it is destroyed (stopped) first.
   vector::VectorIndexes vectors_;
   VectorEntrySource vector_source_;

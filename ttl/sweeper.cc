@@ -2,6 +2,7 @@
 #include "ttl/sweeper.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "model/log.h"
 #include "ttl/expiry.h"
@@ -43,13 +44,16 @@ void Sweeper::Wake() {
       std::lock_guard lock(mutex_);
       pass_scheduled_ = false;
     }
+    if (clock_.UnderTestControl()) return;
     SweepOnce(clock_.NowMs()).IgnoreError();  // failures are retried by the periodic pass
   });
 }
 
 void Sweeper::Pass() {
   const auto started = std::chrono::steady_clock::now();
-  if (auto swept = SweepOnce(clock_.NowMs()); !swept.ok()) {
+  if (clock_.UnderTestControl()) {
+    // The test sweeps when it wants to (SweepNow).
+  } else if (auto swept = SweepOnce(clock_.NowMs()); !swept.ok()) {
     log::Warning("TTL pass failed (retried later): %s", swept.error().message().c_str());
   }
   const auto pause = std::max<std::chrono::steady_clock::duration>(
@@ -66,6 +70,22 @@ Result<uint64_t> Sweeper::SweepOnce(int64_t now_ms) {
     deleted += count;
   }
   return deleted;
+}
+
+Result<uint64_t> Sweeper::SweepNow(std::chrono::milliseconds wait) {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  for (;;) {
+    const auto tables = catalog_.AllTables();
+    const bool complete = std::none_of(tables.begin(), tables.end(), [](const auto& table) {
+      return table->ttl_attribute && !table->ttl_indexed;
+    });
+    if (complete) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return Error::Internal("the Time to Live backfill of a table did not finish in time");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return SweepOnce(clock_.NowMs());
 }
 
 Result<uint64_t> Sweeper::SweepTable(const TableDef& table, int64_t now_ms) {

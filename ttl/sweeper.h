@@ -7,13 +7,15 @@
 // not the size of the tables — and deletes each item as DeleteItem would (indexes, statistics
 // and vector indexes follow in the same batch; the stream record names the service), after
 // checking again under the item's lock that it still expires. The pause after a pass is at
-// least 20 times its duration, so passes never take more than about 5 % of a core.
+// least 20 times its duration, so passes never take more than about 5 % of a core. While a
+// test controls the clock (Clock::UnderTestControl), periodic passes delete nothing: expiry
+// then happens when the test asks for it (SweepNow), so what a sweep reports is exact.
 //
 // When TTL is enabled on a table, IndexTable fills the expiry keyspace from the items already
 // stored, in slices, and then marks the table `ttl_indexed`; at start-up Resume restarts the
 // backfill of any table a crash left unindexed.
 //
-// Entry points: Start, Wake, SweepOnce, IndexTable, Resume.
+// Entry points: Start, Wake, SweepOnce, SweepNow, IndexTable, Resume.
 #pragma once
 
 #include <chrono>
@@ -45,6 +47,10 @@ class Sweeper {
   // then (re-checked under each item's lock, so a concurrent update that extends an item's
   // life wins). Returns the number of items deleted.
   Result<uint64_t> SweepOnce(int64_t now_ms);
+  // A pass at the clock's current time, on the caller's thread, once the expiry keyspace of
+  // every TTL table is complete (a backfill still running is waited for, up to `wait`):
+  // what the control API's POST /ddbd/ttl/sweep runs. Returns the number of items deleted.
+  Result<uint64_t> SweepNow(std::chrono::milliseconds wait = std::chrono::seconds(60));
 
   // Fills the expiry keyspace of a table on which TTL was just enabled, in the background.
   void IndexTable(uint64_t table_id);

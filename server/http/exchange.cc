@@ -11,6 +11,7 @@
 #include <random>
 
 #include "model/log.h"
+#include "server/control/control_api.h"
 #include "server/dispatch.h"
 #include "server/http/content_coding.h"
 #include "server/http/sigv4.h"
@@ -114,6 +115,25 @@ Result<std::optional<sigv4::Identity>> Authenticate(const Service& service,
   return std::optional<sigv4::Identity>();
 }
 
+// /ddbd/…: the control API, or 404 when it is off (--no-control-api).
+HttpReply AnswerControl(Service& service, const HttpRequest& request) {
+  if (!service.options().control_api) {
+    return ErrorReply(kJson, Error::ControlNotFound("The control API is off (--no-control-api)"));
+  }
+  control::ControlReply answer =
+      control::HandleControl(service, {request.method, request.path, request.body});
+  return JsonReply(kJson, answer.status, std::move(answer.body));
+}
+
+// The table namespace of a DynamoDB request: the X-Ddbd-Namespace header's when present,
+// else the credential scope's under --isolate, else the default namespace.
+// Pinned by: test_namespaces.py
+Result<std::string> RequestScope(const Service& service, const HttpRequest& request,
+                                 const CredentialScope& credentials) {
+  if (!request.namespace_name.empty()) return Service::ScopeOfNamespace(request.namespace_name);
+  return service.ScopeOf(credentials);
+}
+
 HttpReply Route(Service& service, HttpRequest& request) {
   if (request.method == "OPTIONS" && !request.origin.empty()) {
     HttpReply reply{200, "", "", {}};
@@ -130,6 +150,7 @@ HttpReply Route(Service& service, HttpRequest& request) {
     return reply;
   }
   if (request.method == "GET" && request.path == "/ddbd/health") return HealthReply(service);
+  if (control::IsControlPath(request.path)) return AnswerControl(service, request);
   if (request.method == "GET" && (request.path == "/" || request.path.empty())) {
     std::string body = "healthy: " + HealthyHost(service, request.host) + " ";
     return HttpReply{200, "text/plain", std::move(body), {}};
@@ -170,7 +191,9 @@ HttpReply Route(Service& service, HttpRequest& request) {
                                           : ParseCredentialScope(request.authorization);
   std::string region =
       credentials.region.empty() ? service.options().default_region : credentials.region;
-  OpContext ctx(service, service.ScopeOf(credentials), std::move(region), request.host);
+  Result<std::string> scope = RequestScope(service, request, credentials);
+  if (!scope.ok()) return ErrorReply(reply_type, scope.error());
+  OpContext ctx(service, std::move(scope).value(), std::move(region), request.host);
   Result<std::string> result = Dispatch(*operation, ctx, Request{body});
   if (!result.ok()) return ErrorReply(reply_type, result.error());
   return JsonReply(reply_type, 200, std::move(result).value());

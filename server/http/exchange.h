@@ -20,6 +20,7 @@ struct HttpRequest {
   std::string content_encoding;
   std::string accept_encoding;  // the last Accept-Encoding header, as DynamoDB reads it
   std::string target;           // X-Amz-Target
+  std::string namespace_name;   // X-Ddbd-Namespace: the table namespace, when named
   std::string authorization;
   std::string host;
   std::string origin;

@@ -86,7 +86,11 @@ void CopyHeaders(const bhttp::request<bhttp::string_body>& request, bool all, Ht
         target = &out.access_control_request_method;
         break;
       case bhttp::field::unknown:
-        if (beast::iequals(field.name_string(), "X-Amz-Target")) target = &out.target;
+        if (beast::iequals(field.name_string(), "X-Amz-Target")) {
+          target = &out.target;
+        } else if (beast::iequals(field.name_string(), "X-Ddbd-Namespace")) {
+          target = &out.namespace_name;
+        }
         break;
       default:
         break;

@@ -52,8 +52,10 @@ class DdbdProcess:
     def endpoint(self):
         return f"http://127.0.0.1:{self.port}"
 
-    def client(self, access_key="AKIDTEST", region="us-east-1", service="dynamodb"):
-        return boto3.client(
+    def client(self, access_key="AKIDTEST", region="us-east-1", service="dynamodb",
+               namespace=None):
+        """A boto3 client; with `namespace`, every request names it (X-Ddbd-Namespace)."""
+        client = boto3.client(
             service,
             endpoint_url=self.endpoint,
             region_name=region,
@@ -61,6 +63,13 @@ class DdbdProcess:
             aws_secret_access_key="secret",
             config=botocore.config.Config(retries={"max_attempts": 1}),
         )
+        if namespace is not None:
+            use_namespace(client, namespace)
+        return client
+
+    def control(self, method, path, body=None):
+        """A control API request: (status, parsed JSON body)."""
+        return control_call(self.endpoint, method, path, body)
 
     def resource(self, access_key="AKIDTEST", region="us-east-1"):
         return boto3.resource(
@@ -125,6 +134,31 @@ def table_factory(ddb):
             ddb.delete_table(TableName=name)
         except ddb.exceptions.ResourceNotFoundException:
             pass
+
+
+def use_namespace(client, namespace):
+    """Makes every request of a boto3 client (or resource's client) name `namespace`."""
+    def add_header(request, **_):
+        request.headers["X-Ddbd-Namespace"] = namespace
+    client.meta.events.register("before-sign.*.*", add_header)
+
+
+def control_call(endpoint, method, path, body=None):
+    """One request to ddbd's control API: (status, parsed JSON body or None)."""
+    import http.client
+    import json as _json
+    from urllib.parse import urlparse
+
+    url = urlparse(endpoint)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
+    payload = None if body is None else (body if isinstance(body, (bytes, str))
+                                         else _json.dumps(body))
+    connection.request(method, path, body=payload,
+                       headers={"Content-Type": "application/json"} if payload else {})
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return response.status, (_json.loads(data) if data else None)
 
 
 def raw_call(endpoint, operation, body, content_type="application/x-amz-json-1.0",

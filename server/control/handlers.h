@@ -1,0 +1,33 @@
+// The control API's handlers, one per path and method (control_api.cc routes to them).
+// Each gets the path's parameters and the parsed body, and returns the reply's JSON body.
+#pragma once
+
+#include <simdjson.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/result.h"
+#include "server/service.h"
+
+namespace ddbd::server::control {
+
+// The request body: an object, or nullopt when the body was empty.
+using ControlBody = std::optional<simdjson::dom::object>;
+
+// GET /ddbd/clock → {"Now", "Mode"}.
+Result<std::string> GetClock(Service& service);
+// PUT /ddbd/clock with {"Now"} (freeze), {"Advance"} (seconds forward) and/or {"Run": true}.
+Result<std::string> PutClock(Service& service, const ControlBody& body);
+// POST /ddbd/ttl/sweep → {"Deleted", "Now"} once the pass has finished.
+Result<std::string> SweepTimeToLive(Service& service);
+
+// GET /ddbd/namespaces → {"Namespaces": [{"Name", "TableCount", "ItemCount"}]}.
+Result<std::string> ListNamespaces(Service& service);
+// GET /ddbd/namespaces/{ns} → {"Name", "TableCount", "ItemCount", "Tables": [names]}.
+Result<std::string> DescribeNamespace(Service& service, std::string_view name);
+// DELETE /ddbd/namespaces/{ns} → every table and backup of the namespace is gone.
+Result<std::string> DeleteNamespace(Service& service, std::string_view name);
+
+}  // namespace ddbd::server::control
