@@ -63,6 +63,17 @@ constexpr ErrorInfo kErrors[] = {
     {ErrorCode::kControlNotFound, "ddbd#NotFoundException", 404, MessageMember::kLowerCase},
     {ErrorCode::kControlMethodNotAllowed, "ddbd#MethodNotAllowedException", 405,
      MessageMember::kLowerCase},
+    {ErrorCode::kProvisionedThroughputExceeded,
+     "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException", 400,
+     MessageMember::kLowerCase},
+    // The namespace DynamoDB's throttling of control-plane calls uses (unverified).
+    {ErrorCode::kThrottling, "com.amazon.coral.availability#ThrottlingException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kRequestLimitExceeded, "com.amazonaws.dynamodb.v20120810#RequestLimitExceeded", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kTransactionConflict,
+     "com.amazonaws.dynamodb.v20120810#TransactionConflictException", 400,
+     MessageMember::kLowerCase},
 };
 static_assert(std::size(kErrors) == kErrorCodeCount, "a new ErrorCode needs a row");
 
@@ -77,6 +88,13 @@ static_assert(RowsInCodeOrder(), "kErrors rows must follow ErrorCode order");
 }  // namespace
 
 const ErrorInfo& ErrorInfoFor(ErrorCode code) { return kErrors[static_cast<size_t>(code)]; }
+
+std::optional<ErrorCode> ErrorCodeNamed(std::string_view name) {
+  for (const ErrorInfo& info : kErrors) {
+    if (info.type.substr(info.type.rfind('#') + 1) == name) return info.code;
+  }
+  return std::nullopt;
+}
 
 Error Error::ControlNotFound(std::string message) {
   return Error(ErrorCode::kControlNotFound, std::move(message));

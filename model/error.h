@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,8 +39,13 @@ enum class ErrorCode : uint8_t {
   kServiceUnavailable,
   kControlNotFound,
   kControlMethodNotAllowed,
+  // Raised only by fault injection (faults/) so far: ddbd enforces no capacity yet.
+  kProvisionedThroughputExceeded,
+  kThrottling,
+  kRequestLimitExceeded,
+  kTransactionConflict,
 };
-inline constexpr size_t kErrorCodeCount = 23;
+inline constexpr size_t kErrorCodeCount = 27;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -53,6 +59,9 @@ struct ErrorInfo {
 };
 
 const ErrorInfo& ErrorInfoFor(ErrorCode code);
+// The code of an exception by its name without namespace ("ThrottlingException"); nullopt for
+// a name DynamoDB does not use.
+std::optional<ErrorCode> ErrorCodeNamed(std::string_view name);
 
 // Why one action of a transaction could not be applied ("None" when it could): an entry of
 // TransactionCanceledException's CancellationReasons.

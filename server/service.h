@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "faults/injector.h"
 #include "index/backfill.h"
 #include "index/entries_part.h"
 #include "model/clock.h"
@@ -104,6 +105,8 @@ class Service {
   vector::VectorIndexes& vectors() { return vectors_; }
   index::Backfills& backfills() { return backfills_; }
   ttl::Sweeper& ttl() { return ttl_; }
+  // The fault rules of the control API (/ddbd/faults).
+  faults::FaultInjector& faults() { return faults_; }
   // TransactWriteItems' ClientRequestTokens of the last ten minutes.
   transactions::ClientTokens& client_tokens() { return client_tokens_; }
 
@@ -156,6 +159,7 @@ class Service {
   ttl::Sweeper ttl_;
   streams::Retention retention_;
   transactions::ClientTokens client_tokens_;
+  faults::FaultInjector faults_;
   std::optional<std::string> graph_dir_;
   Executor executor_;
 };

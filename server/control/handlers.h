@@ -30,4 +30,10 @@ Result<std::string> DescribeNamespace(Service& service, std::string_view name);
 // DELETE /ddbd/namespaces/{ns} → every table and backup of the namespace is gone.
 Result<std::string> DeleteNamespace(Service& service, std::string_view name);
 
+// PUT /ddbd/faults with {"Rules": [...]} replaces the rules; GET lists them with their
+// Matched and Fired counters; DELETE clears them. Each answers the rules as they now are.
+Result<std::string> PutFaults(Service& service, const ControlBody& body);
+Result<std::string> GetFaults(Service& service);
+Result<std::string> DeleteFaults(Service& service);
+
 }  // namespace ddbd::server::control

@@ -13,6 +13,7 @@
 #include "model/log.h"
 #include "server/control/control_api.h"
 #include "server/dispatch.h"
+#include "server/fault_injection.h"
 #include "server/http/content_coding.h"
 #include "server/http/sigv4.h"
 #include "server/op_context.h"
@@ -194,9 +195,19 @@ HttpReply Route(Service& service, HttpRequest& request) {
   Result<std::string> scope = RequestScope(service, request, credentials);
   if (!scope.ok()) return ErrorReply(reply_type, scope.error());
   OpContext ctx(service, std::move(scope).value(), std::move(region), request.host);
-  Result<std::string> result = Dispatch(*operation, ctx, Request{body});
-  if (!result.ok()) return ErrorReply(reply_type, result.error());
-  return JsonReply(reply_type, 200, std::move(result).value());
+  const Request req{body};
+  std::chrono::milliseconds delay{0};
+  Result<std::string> result = [&] {
+    if (service.faults().empty()) return Dispatch(*operation, ctx, req);
+    std::optional<faults::Fault> fault =
+        service.faults().Decide(RequestFactsOf(ctx, operation->name, req));
+    if (!fault) return Dispatch(*operation, ctx, req);
+    return DispatchUnderFault(*operation, ctx, req, *fault, delay);
+  }();
+  HttpReply reply = result.ok() ? JsonReply(reply_type, 200, std::move(result).value())
+                                : ErrorReply(reply_type, result.error());
+  reply.delay = delay;
+  return reply;
 }
 
 }  // namespace

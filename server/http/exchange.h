@@ -3,6 +3,7 @@
 // bytes; tests drive HandleExchange directly.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,6 +39,8 @@ struct HttpReply {
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // besides the standard ones
   std::string_view error_type;  // the exception's short name when an error body is sent
+  // How long to wait before sending (an injected delay); the wait holds no thread.
+  std::chrono::milliseconds delay{0};
 };
 
 // Processes one request. Never throws.

@@ -237,6 +237,16 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     CopyHeaders(request, service_.options().credentials != nullptr, in);
     in.body = std::move(request.body());
     HttpReply reply = HandleExchange(service_, in);
+    if (reply.delay.count() > 0) {
+      // An injected delay: a timer, so the I/O thread serves other connections meanwhile.
+      auto timer = std::make_shared<asio::steady_timer>(stream_.get_executor(), reply.delay);
+      timer->async_wait([self = shared_from_this(), timer, reply = std::move(reply),
+                         keep_alive = request.keep_alive(),
+                         version = request.version()](beast::error_code) mutable {
+        self->Send(std::move(reply), keep_alive, version);
+      });
+      return;
+    }
     Send(std::move(reply), request.keep_alive(), request.version());
   }
 
