@@ -29,6 +29,11 @@ def set_clock(server, body):
     return answer
 
 
+def ms(seconds):
+    """Epoch seconds as the clock's whole milliseconds (JSON numbers are not exact decimals)."""
+    return round(seconds * 1000)
+
+
 def make_table(client, name, **kwargs):
     client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
@@ -88,23 +93,25 @@ def test_a_frozen_clock_is_what_every_timestamp_shows(server):
 
 
 def test_advance_and_run(server):
-    start = clock(server)["Now"]
-    assert set_clock(server, {"Advance": 1.5}) == {"Now": start + 1.5, "Mode": "frozen"}
-    assert set_clock(server, {"Advance": 3600}) == {"Now": start + 3601.5, "Mode": "frozen"}
+    start = ms(clock(server)["Now"])
+    advanced = set_clock(server, {"Advance": 1.5})
+    assert (ms(advanced["Now"]), advanced["Mode"]) == (start + 1500, "frozen")
+    advanced = set_clock(server, {"Advance": 3600})
+    assert (ms(advanced["Now"]), advanced["Mode"]) == (start + 3_601_500, "frozen")
     running = set_clock(server, {"Run": True})
     assert running["Mode"] == "offset"
-    assert running["Now"] >= start + 3601.5
+    assert ms(running["Now"]) >= start + 3_601_500
     time.sleep(0.2)
     later = clock(server)
     assert later["Mode"] == "offset"
-    assert start + 3601.5 + 0.15 <= later["Now"] <= start + 3601.5 + 5
+    assert start + 3_601_650 <= ms(later["Now"]) <= start + 3_606_500
     # A running clock advanced keeps running; {"Run": false} freezes it where it stands.
     assert set_clock(server, {"Advance": 60})["Mode"] == "offset"
     frozen = set_clock(server, {"Run": False})
     assert frozen["Mode"] == "frozen"
-    assert frozen["Now"] >= later["Now"] + 60
+    assert ms(frozen["Now"]) >= ms(later["Now"]) + 60_000
     # Epoch seconds as a number or a string freeze too.
-    assert set_clock(server, {"Now": frozen["Now"] + 10})["Now"] == frozen["Now"] + 10
+    assert ms(set_clock(server, {"Now": frozen["Now"] + 10})["Now"]) == ms(frozen["Now"]) + 10_000
     assert set_clock(server, {"Now": str(int(frozen["Now"]) + 20)})["Now"] == int(
         frozen["Now"]) + 20
 
@@ -115,7 +122,8 @@ def test_ttl_expiry_through_the_clock_with_the_streams_remove_record(server):
                StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
     ddb.update_time_to_live(TableName="Sessions", TimeToLiveSpecification={
         "Enabled": True, "AttributeName": "expireAt"})
-    now = int(set_clock(server, {"Run": False})["Now"])
+    now = int(clock(server)["Now"]) + 1  # a whole second, so the times below are exact
+    set_clock(server, {"Now": now})
     ddb.put_item(TableName="Sessions", Item={"pk": {"S": "s1"}, "expireAt": {"N": str(now + 60)}})
     ddb.put_item(TableName="Sessions", Item={"pk": {"S": "s2"}, "expireAt": {"N": str(now + 600)}})
 
