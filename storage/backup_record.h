@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "model/table_def.h"
 
@@ -16,6 +17,15 @@ struct BackupRecord {
   int64_t size_bytes = 0;
   int64_t item_count = 0;
   TableDef source;  // the table as it was backed up
+};
+
+// A saved namespace (the control API's snapshots): each table's definition and a copy of its
+// items, as backup records whose items are stored under their ids.
+struct SnapshotRecord {
+  std::string scope;  // the namespace it was saved from
+  std::string name;
+  int64_t created_ms = 0;
+  std::vector<BackupRecord> tables;
 };
 
 }  // namespace ddbd::storage

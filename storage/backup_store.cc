@@ -17,7 +17,71 @@ std::string BackupKey(std::string_view scope, uint64_t backup_id) {
   return key;
 }
 
+std::string SnapshotKey(std::string_view scope, std::string_view name) {
+  std::string key(1, kSnapshotPrefix);
+  key.append(scope);
+  key.push_back('\0');
+  key.append(name);
+  return key;
+}
+
+// created_ms, then each table's backup record, length-prefixed.
+std::string EncodeSnapshot(const SnapshotRecord& snapshot) {
+  std::string bytes;
+  ByteWriter out(bytes);
+  out.SignedVarint(snapshot.created_ms);
+  out.Varint(snapshot.tables.size());
+  for (const BackupRecord& table : snapshot.tables) out.Bytes(EncodeBackup(table));
+  return bytes;
+}
+
+Result<SnapshotRecord> DecodeSnapshot(std::string_view key, std::string_view bytes) {
+  SnapshotRecord snapshot;
+  const size_t separator = key.find('\0');
+  snapshot.scope = std::string(key.substr(1, separator - 1));
+  snapshot.name = std::string(key.substr(separator + 1));
+  ByteReader in(bytes);
+  snapshot.created_ms = in.SignedVarint();
+  const uint64_t count = in.Varint();
+  for (uint64_t i = 0; i < count && in.ok(); ++i) {
+    DDBD_ASSIGN_OR_RETURN(BackupRecord table, DecodeBackup(in.Bytes()));
+    snapshot.tables.push_back(std::move(table));
+  }
+  if (!in.ok() || !in.done()) return Error::Internal("corrupt snapshot record");
+  return snapshot;
+}
+
 }  // namespace
+
+Status Database::PutSnapshot(const SnapshotRecord& snapshot) {
+  rocksdb::Status status =
+      impl_->db->Put(impl_->write_options, impl_->catalog,
+                     SnapshotKey(snapshot.scope, snapshot.name), EncodeSnapshot(snapshot));
+  if (!status.ok()) return StorageError(status);
+  return OkStatus();
+}
+
+Status Database::DeleteSnapshot(std::string_view scope, std::string_view name) {
+  rocksdb::Status status =
+      impl_->db->Delete(impl_->write_options, impl_->catalog, SnapshotKey(scope, name));
+  if (!status.ok()) return StorageError(status);
+  return OkStatus();
+}
+
+Result<std::vector<SnapshotRecord>> Database::Snapshots() {
+  std::vector<SnapshotRecord> snapshots;
+  const std::string prefix(1, kSnapshotPrefix);
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->catalog));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    DDBD_ASSIGN_OR_RETURN(SnapshotRecord snapshot,
+                          DecodeSnapshot(std::string_view(it->key().data(), it->key().size()),
+                                         std::string_view(it->value().data(), it->value().size())));
+    snapshots.push_back(std::move(snapshot));
+  }
+  if (!it->status().ok()) return StorageError(it->status());
+  return snapshots;
+}
 
 Result<TableStats> Database::CopyItems(uint64_t from_id, uint64_t to_id) {
   TableStats copied;

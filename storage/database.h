@@ -175,6 +175,12 @@ class Database {
   Status DeleteBackup(std::string_view scope, uint64_t backup_id);
   // The backups of `scope`, oldest first (ids are allocated in creation order).
   Result<std::vector<BackupRecord>> Backups(std::string_view scope);
+  // Snapshots of namespaces, by (scope, name); their tables' items are stored under the ids
+  // of their backup records. Put replaces a snapshot of the same name (not its items).
+  Status PutSnapshot(const SnapshotRecord& snapshot);
+  Status DeleteSnapshot(std::string_view scope, std::string_view name);
+  // Every snapshot, by scope then name.
+  Result<std::vector<SnapshotRecord>> Snapshots();
 
   // ---- The database as a whole.
   // The sequence number of the last write: equal at two moments only if nothing was written

@@ -41,6 +41,22 @@ const std::vector<Route>& Routes() {
        [](Service& s, const Params& p, const ControlBody&) { return DescribeNamespace(s, p[0]); }},
       {"DELETE", "namespaces/{}",
        [](Service& s, const Params& p, const ControlBody&) { return DeleteNamespace(s, p[0]); }},
+      {"GET", "snapshots",
+       [](Service& s, const Params&, const ControlBody&) { return ListSnapshots(s); }},
+      {"PUT", "namespaces/{}/snapshots/{}",
+       [](Service& s, const Params& p, const ControlBody&) { return SaveSnapshot(s, p[0], p[1]); }},
+      {"DELETE", "namespaces/{}/snapshots/{}",
+       [](Service& s, const Params& p, const ControlBody&) {
+         return DeleteSnapshot(s, p[0], p[1]);
+       }},
+      {"POST", "namespaces/{}/snapshots/{}/restore",
+       [](Service& s, const Params& p, const ControlBody&) {
+         return RestoreSnapshot(s, p[0], p[1]);
+       }},
+      {"POST", "namespaces/{}/snapshots/{}/fork",
+       [](Service& s, const Params& p, const ControlBody& b) {
+         return ForkSnapshot(s, p[0], p[1], b);
+       }},
   };
   return routes;
 }

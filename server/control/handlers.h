@@ -30,6 +30,24 @@ Result<std::string> DescribeNamespace(Service& service, std::string_view name);
 // DELETE /ddbd/namespaces/{ns} → every table and backup of the namespace is gone.
 Result<std::string> DeleteNamespace(Service& service, std::string_view name);
 
+// Drops every table of the namespace `scope` (range deletions: the time follows the number
+// of tables, not of items); returns how many.
+Result<int64_t> DropNamespaceTables(Service& service, const std::string& scope);
+
+// PUT /ddbd/namespaces/{ns}/snapshots/{name}: saves the namespace's tables (replacing a
+// snapshot of that name). GET /ddbd/snapshots lists every snapshot. DELETE …/{name} removes
+// one. POST …/{name}/restore replaces the namespace's tables with the snapshot's; POST
+// …/{name}/fork with {"To": ns} makes a new namespace from it (the target must hold no tables).
+Result<std::string> SaveSnapshot(Service& service, std::string_view name_space,
+                                 std::string_view name);
+Result<std::string> ListSnapshots(Service& service);
+Result<std::string> DeleteSnapshot(Service& service, std::string_view name_space,
+                                   std::string_view name);
+Result<std::string> RestoreSnapshot(Service& service, std::string_view name_space,
+                                    std::string_view name);
+Result<std::string> ForkSnapshot(Service& service, std::string_view name_space,
+                                 std::string_view name, const ControlBody& body);
+
 // PUT /ddbd/faults with {"Rules": [...]} replaces the rules; GET lists them with their
 // Matched and Fired counters; DELETE clears them. Each answers the rules as they now are.
 Result<std::string> PutFaults(Service& service, const ControlBody& body);

@@ -70,13 +70,9 @@ Result<std::string> DescribeNamespace(Service& service, std::string_view name) {
   return out.Take();
 }
 
-// Each table goes as DeleteTable's does — range deletions of its items, index entries and
-// stream records, so the time follows the number of tables, not of items — whatever its
-// status or deletion protection: a test resetting its namespace means all of it.
-Result<std::string> DeleteNamespace(Service& service, std::string_view name) {
-  DDBD_ASSIGN_OR_RETURN(std::string scope, Service::ScopeOfNamespace(name));
+Result<int64_t> DropNamespaceTables(Service& service, const std::string& scope) {
   OpContext ctx(service, scope, service.options().default_region);
-  int64_t tables_deleted = 0;
+  int64_t dropped_count = 0;
   for (const std::string& table_name : service.catalog().ListNames(scope)) {
     auto table = service.catalog().Find(scope, table_name);
     if (!table) continue;  // deleted meanwhile
@@ -84,8 +80,17 @@ Result<std::string> DeleteNamespace(Service& service, std::string_view name) {
     if (!dropped.ok() && dropped.error().code() != ErrorCode::kResourceNotFound) {
       return dropped.error();
     }
-    if (dropped.ok()) ++tables_deleted;
+    if (dropped.ok()) ++dropped_count;
   }
+  return dropped_count;
+}
+
+// Each table goes as DeleteTable's does, whatever its status or deletion protection: a test
+// resetting its namespace means all of it. Its backups go too; its snapshots stay (they are
+// how a namespace comes back).
+Result<std::string> DeleteNamespace(Service& service, std::string_view name) {
+  DDBD_ASSIGN_OR_RETURN(std::string scope, Service::ScopeOfNamespace(name));
+  DDBD_ASSIGN_OR_RETURN(int64_t tables_deleted, DropNamespaceTables(service, scope));
   DDBD_ASSIGN_OR_RETURN(std::vector<storage::BackupRecord> backups, service.db().Backups(scope));
   for (const storage::BackupRecord& backup : backups) {
     DDBD_RETURN_IF_ERROR(service.db().DeleteBackup(scope, backup.id));

@@ -30,6 +30,7 @@ inline constexpr char kTablePrefix = 'T';       // T scope \0 name → table rec
 inline constexpr char kStatsPrefix = 'S';       // S table-id → statistics (statistics.cc)
 inline constexpr char kCollectionPrefix = 'C';  // C table-id ‖ enc(pk) → collection size
 inline constexpr char kBackupPrefix = 'B';      // B scope \0 backup-id → backup record
+inline constexpr char kSnapshotPrefix = 'P';    // P scope \0 name → snapshot record
 inline constexpr char kExpiryPrefix = 'E';      // E table-id ‖ enc(N) ‖ item key → item's key
 inline constexpr std::string_view kNextTableIdKey = "N";
 // The last stream sequence number issued: written with every batch that appends records.

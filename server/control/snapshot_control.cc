@@ -1,0 +1,233 @@
+// The control API's snapshots: save a namespace, list, delete, restore it, fork it into
+// another namespace. A snapshot keeps each table's definition (keys, indexes, billing, stream
+// and TTL settings) and a raw copy of its items (Database::CopyItems, as CreateBackup does);
+// restoring writes the items back through the write path, so index entries, vector indexes,
+// statistics and item collections are rebuilt exactly as for any write.
+#include <mutex>
+
+#include "backups/restore.h"
+#include "server/control/handlers.h"
+#include "server/op_context.h"
+#include "server/ops/transient_status.h"
+#include "server/wire/json_writer.h"
+
+namespace ddbd::server::control {
+namespace {
+
+// Snapshot changes and restores are serialised, so two of them never interleave on one
+// namespace; requests to tables are not blocked by it.
+std::mutex& SnapshotMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+Status CheckSnapshotName(std::string_view name) {
+  Result<std::string> checked = Service::ScopeOfNamespace(name);
+  if (!checked.ok()) {
+    return Error::Validation("Invalid snapshot name '" + std::string(name.substr(0, 64)) +
+                             "': a snapshot name is 1 to 64 characters of A-Z, a-z, 0-9, '_', "
+                             "'.' and '-'");
+  }
+  return OkStatus();
+}
+
+Result<std::optional<storage::SnapshotRecord>> FindSnapshot(Service& service,
+                                                            std::string_view scope,
+                                                            std::string_view name) {
+  DDBD_ASSIGN_OR_RETURN(std::vector<storage::SnapshotRecord> all, service.db().Snapshots());
+  for (storage::SnapshotRecord& snapshot : all) {
+    if (snapshot.scope == scope && snapshot.name == name) return {std::move(snapshot)};
+  }
+  return std::optional<storage::SnapshotRecord>();
+}
+
+Result<storage::SnapshotRecord> RequireSnapshot(Service& service, std::string_view scope,
+                                                std::string_view name) {
+  DDBD_ASSIGN_OR_RETURN(std::optional<storage::SnapshotRecord> found,
+                        FindSnapshot(service, scope, name));
+  if (!found) {
+    return Error::ControlNotFound("No snapshot '" + std::string(name) + "' of namespace '" +
+                                  Service::NamespaceOfScope(scope) + "'");
+  }
+  return std::move(*found);
+}
+
+Status DropSnapshotItems(Service& service, const storage::SnapshotRecord& snapshot) {
+  for (const storage::BackupRecord& table : snapshot.tables) {
+    DDBD_RETURN_IF_ERROR(service.db().DropItems(table.id));
+  }
+  return OkStatus();
+}
+
+void WriteSnapshot(wire::JsonWriter& out, const storage::SnapshotRecord& snapshot) {
+  int64_t items = 0, bytes = 0;
+  for (const storage::BackupRecord& table : snapshot.tables) {
+    items += table.item_count;
+    bytes += table.size_bytes;
+  }
+  out.BeginObject().Key("Namespace").String(Service::NamespaceOfScope(snapshot.scope));
+  out.Key("Name").String(snapshot.name);
+  out.Key("CreationDateTime").EpochSeconds(snapshot.created_ms);
+  out.Key("TableCount").Int(static_cast<int64_t>(snapshot.tables.size()));
+  out.Key("ItemCount").Int(items);
+  out.Key("SizeBytes").Int(bytes);
+  out.EndObject();
+}
+
+std::string RenderSnapshot(const storage::SnapshotRecord& snapshot) {
+  wire::JsonWriter out;
+  WriteSnapshot(out, snapshot);
+  return out.Take();
+}
+
+// The definition of `saved` as a live table of `scope`: CREATING (invisible) until its items
+// are in, marked as a restore so that a crash meanwhile rolls it back at the next start, and
+// without a stream while its items are written (restored items are not changes); its TTL
+// settings kept, the expiry keyspace rebuilt afterwards.
+TableDef LiveDefinition(const storage::BackupRecord& saved, const std::string& scope,
+                        int64_t now_ms) {
+  TableDef definition = saved.source;
+  definition.scope = scope;
+  definition.status = TableStatus::kCreating;
+  definition.restored_from = TableRestoreSource{"snapshot", definition.Arn(), now_ms};
+  definition.ttl_indexed = false;
+  for (IndexDef& index : definition.indexes) {
+    index.status = IndexStatus::kActive;
+    index.backfilling = false;
+  }
+  definition.streams.clear();
+  return definition;
+}
+
+// The stream the restored table gets once its items are in: a new one (its records are not
+// part of a snapshot) with the saved one's view type, if it was enabled.
+Result<std::optional<StreamSpec>> NewStream(Service& service, const storage::BackupRecord& saved,
+                                            int64_t now_ms) {
+  const std::vector<StreamSpec>& streams = saved.source.streams;
+  if (streams.empty() || !streams.back().enabled) return std::optional<StreamSpec>();
+  StreamSpec stream = streams.back();
+  DDBD_ASSIGN_OR_RETURN(stream.id, service.catalog().AllocateId());
+  stream.created_ms = now_ms;
+  return std::optional<StreamSpec>(stream);
+}
+
+Status RestoreTable(Service& service, OpContext& ctx, const storage::BackupRecord& saved) {
+  DDBD_ASSIGN_OR_RETURN(std::optional<StreamSpec> stream, NewStream(service, saved, ctx.NowMs()));
+  DDBD_ASSIGN_OR_RETURN(auto created,
+                        service.catalog().Create(LiveDefinition(saved, ctx.scope(), ctx.NowMs())));
+  auto fill = [&]() -> Status {
+    DDBD_RETURN_IF_ERROR(backups::RestoreItems(service.db(), saved, *created));
+    auto activated = service.catalog().Modify(created->id, [&](TableDef& complete) {
+      complete.status = TableStatus::kActive;
+      complete.restored_from = saved.source.restored_from;
+      if (stream) complete.streams.push_back(*stream);
+      return OkStatus();
+    });
+    return activated.ok() ? OkStatus() : Status(activated.error());
+  };
+  if (Status filled = fill(); !filled.ok()) {
+    ops::DropTable(ctx, *created).IgnoreError();  // no half-restored table is left behind
+    return filled;
+  }
+  if (created->ttl_attribute) service.ttl().IndexTable(created->id);
+  return OkStatus();
+}
+
+// Replaces every table of `scope` with the snapshot's.
+Result<std::string> RestoreInto(Service& service, const storage::SnapshotRecord& snapshot,
+                                const std::string& scope) {
+  DDBD_ASSIGN_OR_RETURN(int64_t dropped, DropNamespaceTables(service, scope));
+  (void)dropped;  // the answer names the snapshot, not what it replaced
+  OpContext ctx(service, scope, service.options().default_region);
+  for (const storage::BackupRecord& table : snapshot.tables) {
+    DDBD_RETURN_IF_ERROR(RestoreTable(service, ctx, table));
+  }
+  wire::JsonWriter out;
+  out.BeginObject().Key("Namespace").String(Service::NamespaceOfScope(scope));
+  out.Key("Snapshot");
+  WriteSnapshot(out, snapshot);
+  out.EndObject();
+  return out.Take();
+}
+
+}  // namespace
+
+Result<std::string> SaveSnapshot(Service& service, std::string_view name_space,
+                                 std::string_view name) {
+  DDBD_ASSIGN_OR_RETURN(std::string scope, Service::ScopeOfNamespace(name_space));
+  DDBD_RETURN_IF_ERROR(CheckSnapshotName(name));
+  std::lock_guard lock(SnapshotMutex());
+  storage::SnapshotRecord snapshot{scope, std::string(name), service.clock().NowMs(), {}};
+  auto drop_partial = [&] { DropSnapshotItems(service, snapshot).IgnoreError(); };
+  for (const std::string& table_name : service.catalog().ListNames(scope)) {
+    auto table = service.catalog().Find(scope, table_name);
+    if (!table || table->status == TableStatus::kCreating) continue;  // not there yet
+    Result<uint64_t> id = service.catalog().AllocateId();
+    if (!id.ok()) return drop_partial(), id.error();
+    storage::BackupRecord saved{*id, table->name, snapshot.created_ms, 0, 0, *table};
+    snapshot.tables.push_back(saved);
+    Result<storage::TableStats> copied = service.db().CopyItems(table->id, *id);
+    if (!copied.ok()) return drop_partial(), copied.error();
+    snapshot.tables.back().item_count = copied->item_count;
+    snapshot.tables.back().size_bytes = copied->size_bytes;
+  }
+  DDBD_ASSIGN_OR_RETURN(std::optional<storage::SnapshotRecord> replaced,
+                        FindSnapshot(service, scope, name));
+  if (Status put = service.db().PutSnapshot(snapshot); !put.ok()) {
+    return drop_partial(), put.error();
+  }
+  if (replaced) DropSnapshotItems(service, *replaced).IgnoreError();
+  return RenderSnapshot(snapshot);
+}
+
+Result<std::string> ListSnapshots(Service& service) {
+  DDBD_ASSIGN_OR_RETURN(std::vector<storage::SnapshotRecord> all, service.db().Snapshots());
+  wire::JsonWriter out;
+  out.BeginObject().Key("Snapshots").BeginArray();
+  for (const storage::SnapshotRecord& snapshot : all) WriteSnapshot(out, snapshot);
+  out.EndArray().EndObject();
+  return out.Take();
+}
+
+Result<std::string> DeleteSnapshot(Service& service, std::string_view name_space,
+                                   std::string_view name) {
+  DDBD_ASSIGN_OR_RETURN(std::string scope, Service::ScopeOfNamespace(name_space));
+  std::lock_guard lock(SnapshotMutex());
+  DDBD_ASSIGN_OR_RETURN(storage::SnapshotRecord snapshot, RequireSnapshot(service, scope, name));
+  DDBD_RETURN_IF_ERROR(service.db().DeleteSnapshot(scope, name));
+  DDBD_RETURN_IF_ERROR(DropSnapshotItems(service, snapshot));
+  return RenderSnapshot(snapshot);
+}
+
+Result<std::string> RestoreSnapshot(Service& service, std::string_view name_space,
+                                    std::string_view name) {
+  DDBD_ASSIGN_OR_RETURN(std::string scope, Service::ScopeOfNamespace(name_space));
+  std::lock_guard lock(SnapshotMutex());
+  DDBD_ASSIGN_OR_RETURN(storage::SnapshotRecord snapshot, RequireSnapshot(service, scope, name));
+  return RestoreInto(service, snapshot, scope);
+}
+
+Result<std::string> ForkSnapshot(Service& service, std::string_view name_space,
+                                 std::string_view name, const ControlBody& body) {
+  DDBD_ASSIGN_OR_RETURN(std::string scope, Service::ScopeOfNamespace(name_space));
+  std::optional<std::string_view> to;
+  if (body) {
+    auto member = wire::Member(*body, "To");
+    std::string_view text;
+    if (member && member->get_string().get(text) == simdjson::SUCCESS) to = text;
+  }
+  if (!to || !body || wire::MemberCount(*body) != 1) {
+    return Error::Validation("fork takes {\"To\": \"<namespace>\"}");
+  }
+  DDBD_ASSIGN_OR_RETURN(std::string target, Service::ScopeOfNamespace(*to));
+  std::lock_guard lock(SnapshotMutex());
+  DDBD_ASSIGN_OR_RETURN(storage::SnapshotRecord snapshot, RequireSnapshot(service, scope, name));
+  if (!service.catalog().ListNames(target).empty()) {
+    return Error::ResourceInUse("Namespace '" + std::string(*to) +
+                                "' has tables: fork makes a new namespace (delete it first, or "
+                                "restore a snapshot of its own)");
+  }
+  return RestoreInto(service, snapshot, target);
+}
+
+}  // namespace ddbd::server::control
