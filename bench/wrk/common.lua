@@ -2,13 +2,17 @@
 -- servers under test, so a fixed Authorization header is enough.
 local M = {}
 
+-- With DDBD_BENCH_NAMESPACE set, requests name that ddbd namespace (X-Ddbd-Namespace).
 function M.headers(operation)
-  return {
+  local headers = {
     ["Content-Type"] = "application/x-amz-json-1.0",
     ["X-Amz-Target"] = "DynamoDB_20120810." .. operation,
     ["X-Amz-Date"] = "20260101T000000Z",
     ["Authorization"] = "AWS4-HMAC-SHA256 Credential=BENCH/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0",
   }
+  local namespace = os.getenv("DDBD_BENCH_NAMESPACE")
+  if namespace then headers["X-Ddbd-Namespace"] = namespace end
+  return headers
 end
 
 -- Keys of the preloaded items: pk "user#<n>" for n in [0, KEYS).
