@@ -56,6 +56,19 @@ TEST(FileLimitsTest, StorageKeepsItsDescriptorsWhateverTheLimit) {
   EXPECT_EQ(SplitFileLimit(20).max_connections, 1);
 }
 
+TEST(OptionsTest, TheControlApiIsOnAndTheClockFollowsTheSystemUnlessTold) {
+  CommandLine cl = Parse({});
+  EXPECT_TRUE(cl.service.control_api);
+  EXPECT_FALSE(cl.service.start_time_ms.has_value());
+  cl = Parse({"--no-control-api", "--start-time", "2024-03-01T12:00:00Z"});
+  EXPECT_FALSE(cl.service.control_api);
+  EXPECT_EQ(cl.service.start_time_ms, 1'709'294'400'000);
+  EXPECT_EQ(Parse({"--start-time", "1700000000.5"}).service.start_time_ms, 1'700'000'000'500);
+  EXPECT_EQ(Failure({"--start-time", "tomorrow"}),
+            "invalid value for --start-time: not a time: 'tomorrow' (expected epoch seconds or "
+            "ISO 8601, e.g. 2024-03-01T12:00:00Z)");
+}
+
 TEST(OptionsTest, CorsTakesACommaSeparatedAllowList) {
   EXPECT_TRUE(Parse({}).service.cors_origins.empty());  // every origin
   EXPECT_EQ(Parse({"-cors", "http://a.example, https://b.example:8443"}).service.cors_origins,
