@@ -6,7 +6,9 @@
 # single process over tests/fuzz/corpus/<target>/ with its dictionary. New inputs go to a
 # scratch folder (FUZZ_SCRATCH, default build-asan/fuzz-long/<target>/), never into the
 # committed corpus: minimise and copy the useful ones by hand (see README, "Fuzzing").
-# Crashes go to build-asan/fuzz-artifacts/. Prints each run's executions and coverage.
+# A unit may take 60 s before it counts as a hang (a busy machine starves the fuzzer; every
+# timeout seen at 10 s replayed in under a second). Crashes go to build-asan/fuzz-artifacts/.
+# Prints each run's executions and coverage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=$(sed -n '/^set(DDBD_FUZZ_TARGETS/,/^)/{/^  /p}' tests/fuzz/CMakeLists.txt)
@@ -31,7 +33,7 @@ for target in $targets; do
   [[ -f tests/fuzz/dictionaries/$target.dict ]] && dict=(-dict="tests/fuzz/dictionaries/$target.dict")
   echo "== $target: $seconds s, new inputs in $scratch, log in $log" >&2
   start=$(date +%s)
-  if ! "build-asan/tests/fuzz/${target}_fuzz" -max_total_time="$seconds" -timeout=10 \
+  if ! "build-asan/tests/fuzz/${target}_fuzz" -max_total_time="$seconds" -timeout=60 \
       -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
       -artifact_prefix="build-asan/fuzz-artifacts/$target-" "$scratch" \
       "tests/fuzz/corpus/$target" >"$log" 2>&1; then
