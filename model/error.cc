@@ -7,8 +7,6 @@
 namespace ddbd {
 namespace {
 
-constexpr std::string_view kServiceNs = "com.amazonaws.dynamodb.v20120810#";
-
 constexpr ErrorInfo kErrors[] = {
     {ErrorCode::kValidation, "com.amazon.coral.validate#ValidationException", 400,
      MessageMember::kLowerCase},

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import DdbdProcess
+from conftest import DdbdProcess, use_namespace
 
 DELAY_MS = 3000
 KEYS = dict(KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
@@ -214,20 +214,53 @@ def test_restore_killed_midway_is_rolled_back_never_left_half_restored(restartab
     assert server.client.describe_table(TableName="Copy")["Table"]["ItemCount"] == 30000
 
 
+def test_snapshot_restore_killed_midway_is_rolled_back(restartable):
+    server = restartable()
+    use_namespace(server.client, "fixture")
+    server.client.create_table(TableName="Copy", AttributeDefinitions=[PK, GROUP],
+                               GlobalSecondaryIndexes=[by_group_index()], **KEYS)
+    load(server.client, "Copy", 30000)
+    assert server.process.control("PUT", "/ddbd/namespaces/fixture/snapshots/full")[0] == 200
+    server.process.control("DELETE", "/ddbd/namespaces/fixture")
+    watchers = [Watcher(server.process, namespace="fixture") for _ in range(2)]
+    process = server.process
+    threading.Thread(target=lambda: _ignore_errors(lambda: process.control(
+        "POST", "/ddbd/namespaces/fixture/snapshots/full/restore")), daemon=True).start()
+    for watcher in watchers:
+        watcher.start()
+    wait_for(lambda: any(w.seen_creating for w in watchers), timeout=60,
+             what="the restored table, CREATING")
+    watcher = next(w for w in watchers if w.seen_creating)
+    assert watcher.seen_creating == (400, "ResourceNotFoundException")
+    server.kill_and_restart()
+    use_namespace(server.client, "fixture")
+    # Never answered, so rolled back: no half-restored table; the snapshot is intact.
+    assert table_status(server.client, "Copy") is None
+    status, restored = server.process.control(
+        "POST", "/ddbd/namespaces/fixture/snapshots/full/restore")
+    assert status == 200, restored
+    assert scan_count(server.client, "Copy") == 30000
+    assert count_group(server.client, "Copy") == 30000
+    assert server.client.describe_table(TableName="Copy")["Table"]["ItemCount"] == 30000
+
+
 class Watcher(threading.Thread):
     """Polls DescribeTable for "Copy" on one kept-alive connection; the first time it sees
     the table CREATING it tries a GetItem: seen_creating = (its status, its error type)."""
 
-    def __init__(self, process):
+    def __init__(self, process, namespace=None):
         super().__init__(daemon=True)
         self.connection = http.client.HTTPConnection("127.0.0.1", process.port, timeout=60)
+        self.namespace = namespace
         self.call("ListTables", {})  # accepted now, before the restore starts
         self.seen_creating = None
 
     def call(self, operation, body):
-        self.connection.request("POST", "/", body=json.dumps(body), headers={
-            "Content-Type": "application/x-amz-json-1.0",
-            "X-Amz-Target": "DynamoDB_20120810." + operation})
+        headers = {"Content-Type": "application/x-amz-json-1.0",
+                   "X-Amz-Target": "DynamoDB_20120810." + operation}
+        if self.namespace:
+            headers["X-Ddbd-Namespace"] = self.namespace
+        self.connection.request("POST", "/", body=json.dumps(body), headers=headers)
         response = self.connection.getresponse()
         return response.status, json.loads(response.read() or b"{}")
 
