@@ -72,6 +72,8 @@ constexpr ErrorInfo kErrors[] = {
     {ErrorCode::kTransactionConflict,
      "com.amazonaws.dynamodb.v20120810#TransactionConflictException", 400,
      MessageMember::kLowerCase},
+    {ErrorCode::kExpiredIterator, "com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", 400,
+     MessageMember::kLowerCase},
 };
 static_assert(std::size(kErrors) == kErrorCodeCount, "a new ErrorCode needs a row");
 
@@ -94,6 +96,9 @@ std::optional<ErrorCode> ErrorCodeNamed(std::string_view name) {
   return std::nullopt;
 }
 
+Error Error::ExpiredIterator(std::string message) {
+  return Error(ErrorCode::kExpiredIterator, std::move(message));
+}
 Error Error::ControlNotFound(std::string message) {
   return Error(ErrorCode::kControlNotFound, std::move(message));
 }

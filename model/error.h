@@ -44,8 +44,9 @@ enum class ErrorCode : uint8_t {
   kThrottling,
   kRequestLimitExceeded,
   kTransactionConflict,
+  kExpiredIterator,
 };
-inline constexpr size_t kErrorCodeCount = 27;
+inline constexpr size_t kErrorCodeCount = 28;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -102,6 +103,8 @@ class Error {
   static Error TransactionCanceled(std::vector<CancellationReason> reasons);
   static Error TransactionInProgress(std::string message);
   static Error IdempotentParameterMismatch(std::string message);
+  // DynamoDB Streams: a shard iterator older than 15 minutes.
+  static Error ExpiredIterator(std::string message);
   // The control API's (/ddbd/…) 404 — no such path, namespace or snapshot — and 405.
   static Error ControlNotFound(std::string message);
   static Error ControlMethodNotAllowed(std::string message);

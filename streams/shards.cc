@@ -3,6 +3,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <ctime>
 
 namespace ddbd::streams {
 
@@ -57,16 +58,48 @@ std::optional<uint64_t> ParseSequenceNumber(std::string_view text) {
 }
 
 std::string EncodeShardIterator(const ShardPosition& position) {
-  return position.stream_arn + "|" + SequenceNumberText(position.after);
+  return position.stream_arn + "|" + SequenceNumberText(position.after) + "|" +
+         std::to_string(position.issued_ms);
 }
 
 std::optional<ShardPosition> DecodeShardIterator(std::string_view iterator) {
-  const size_t bar = iterator.rfind('|');
+  const size_t time_bar = iterator.rfind('|');
+  if (time_bar == std::string_view::npos || time_bar == 0) return std::nullopt;
+  const size_t bar = iterator.rfind('|', time_bar - 1);
   if (bar == std::string_view::npos) return std::nullopt;
-  const std::optional<uint64_t> after = ParseSequenceNumber(iterator.substr(bar + 1));
+  const std::optional<uint64_t> after =
+      ParseSequenceNumber(iterator.substr(bar + 1, time_bar - bar - 1));
+  const std::optional<uint64_t> issued = ParseSequenceNumber(iterator.substr(time_bar + 1));
   const std::string_view arn = iterator.substr(0, bar);
-  if (!after || !ParseStreamArn(arn)) return std::nullopt;
-  return ShardPosition{std::string(arn), *after};
+  if (!after || !issued || *issued > uint64_t(INT64_MAX) || !ParseStreamArn(arn)) {
+    return std::nullopt;
+  }
+  return ShardPosition{std::string(arn), *after, static_cast<int64_t>(*issued)};
+}
+
+namespace {
+
+// "Wed Dec 02 14:00:00 UTC 2026", as Java's Date prints in UTC.
+std::string JavaDate(int64_t ms) {
+  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[40];
+  std::strftime(text, sizeof text, "%a %b %d %H:%M:%S UTC %Y", &utc);
+  return text;
+}
+
+}  // namespace
+
+// The words of Kinesis's ExpiredIteratorException with DynamoDB Streams' 15 minutes
+// (unverified: DynamoDB Streams' own text is not recorded).
+Status CheckIteratorAge(const ShardPosition& position, int64_t now_ms) {
+  if (now_ms - position.issued_ms <= kShardIteratorLifetimeMs) return OkStatus();
+  return Error::ExpiredIterator("Iterator expired. The iterator was created at time " +
+                                JavaDate(position.issued_ms) + " while right now it is " +
+                                JavaDate(now_ms) +
+                                " which is further in the future than the tolerated delay of " +
+                                std::to_string(kShardIteratorLifetimeMs) + " milliseconds.");
 }
 
 std::string EventId(const StreamSpec& stream, uint64_t sequence) {

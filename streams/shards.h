@@ -12,6 +12,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "model/result.h"
 #include "model/table_def.h"
 
 namespace ddbd::streams {
@@ -40,17 +41,27 @@ std::string SequenceNumberText(uint64_t sequence);
 // Returns nullopt unless `text` is 1 to 21 decimal digits.
 std::optional<uint64_t> ParseSequenceNumber(std::string_view text);
 
-// Where a reader of a shard is: after the record numbered `after` (0: before the first).
+// Where a reader of a shard is: after the record numbered `after` (0: before the first), as
+// told at `issued_ms` (the service clock's time when the iterator was handed out).
 struct ShardPosition {
   std::string stream_arn;
   uint64_t after = 0;
+  int64_t issued_ms = 0;
 };
 
-// A shard iterator is "<stream ARN>|<sequence number>": opaque to clients, and free of any
-// state here, so an iterator stays usable across restarts while its records are retained.
+// How long an iterator may be used: DynamoDB's 15 minutes.
+inline constexpr int64_t kShardIteratorLifetimeMs = 15 * 60 * 1000;
+
+// A shard iterator is "<stream ARN>|<sequence number>|<issued ms>": opaque to clients, and
+// free of any state here, so an iterator stays usable across restarts while it is young and
+// its records are retained.
 std::string EncodeShardIterator(const ShardPosition& position);
 // Returns nullopt when `iterator` is not one EncodeShardIterator wrote.
 std::optional<ShardPosition> DecodeShardIterator(std::string_view iterator);
+
+// ExpiredIteratorException when `position` was issued more than kShardIteratorLifetimeMs
+// before `now_ms`.
+Status CheckIteratorAge(const ShardPosition& position, int64_t now_ms);
 
 // A record's eventID: unique across streams (32 hex digits of stream id and sequence).
 std::string EventId(const StreamSpec& stream, uint64_t sequence);

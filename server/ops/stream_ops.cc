@@ -232,7 +232,8 @@ Result<std::string> GetShardIterator(OpContext& ctx, const Request& req) {
   wire::JsonWriter out;
   out.BeginObject()
       .Key("ShardIterator")
-      .String(streams::EncodeShardIterator({ref.table->StreamArn(*ref.stream), after}));
+      .String(
+          streams::EncodeShardIterator({ref.table->StreamArn(*ref.stream), after, ctx.NowMs()}));
   out.EndObject();
   return out.Take();
 }
@@ -249,6 +250,7 @@ Result<std::string> GetRecords(OpContext& ctx, const Request& req) {
   const std::optional<streams::ShardPosition> position = streams::DecodeShardIterator(*iterator);
   if (!position) return Error::Validation("Invalid ShardIterator");
   DDBD_ASSIGN_OR_RETURN(StreamRef ref, FindStream(ctx, position->stream_arn));
+  DDBD_RETURN_IF_ERROR(streams::CheckIteratorAge(*position, ctx.NowMs()));
   const StreamSpec& stream = *ref.stream;
   DDBD_ASSIGN_OR_RETURN(auto records,
                         ctx.db().ReadStream(stream.id, position->after,
@@ -295,7 +297,8 @@ Result<std::string> GetRecords(OpContext& ctx, const Request& req) {
   const uint64_t next = records.empty() ? position->after : records.back().sequence;
   // A disabled stream's shard is closed: once read to its end, there is no next iterator.
   if (stream.enabled || !records.empty()) {
-    out.Key("NextShardIterator").String(streams::EncodeShardIterator({position->stream_arn, next}));
+    out.Key("NextShardIterator")
+        .String(streams::EncodeShardIterator({position->stream_arn, next, ctx.NowMs()}));
   }
   out.EndObject();
   return out.Take();

@@ -48,15 +48,32 @@ TEST(ShardsTest, SequenceNumbersAreTwentyOneDigits) {
 }
 
 TEST(ShardsTest, ShardIteratorsRoundTripAndRefuseAnythingElse) {
-  const std::string iterator = EncodeShardIterator({std::string(kArn), 7});
+  const std::string iterator = EncodeShardIterator({std::string(kArn), 7, 1'700'000'000'123});
   const std::optional<ShardPosition> position = DecodeShardIterator(iterator);
   ASSERT_TRUE(position.has_value());
   EXPECT_EQ(position->stream_arn, kArn);
   EXPECT_EQ(position->after, 7u);
+  EXPECT_EQ(position->issued_ms, 1'700'000'000'123);
   EXPECT_FALSE(DecodeShardIterator("no bar here"));
   EXPECT_FALSE(DecodeShardIterator(std::string(kArn) + "|"));
-  EXPECT_FALSE(DecodeShardIterator(std::string(kArn) + "|x"));
-  EXPECT_FALSE(DecodeShardIterator("not-an-arn|7"));
+  EXPECT_FALSE(DecodeShardIterator(std::string(kArn) + "|7"));  // without its issue time
+  EXPECT_FALSE(DecodeShardIterator(std::string(kArn) + "|x|5"));
+  EXPECT_FALSE(DecodeShardIterator(std::string(kArn) + "|7|-5"));
+  EXPECT_FALSE(DecodeShardIterator(std::string(kArn) + "|7|99999999999999999999"));
+  EXPECT_FALSE(DecodeShardIterator("not-an-arn|7|5"));
+}
+
+TEST(ShardsTest, IteratorsExpireAfterFifteenMinutes) {
+  const ShardPosition position{std::string(kArn), 7, 1'764'684'000'000};  // 2025-12-02 14:00
+  EXPECT_TRUE(CheckIteratorAge(position, position.issued_ms).ok());
+  EXPECT_TRUE(CheckIteratorAge(position, position.issued_ms + 900'000).ok());
+  Status expired = CheckIteratorAge(position, position.issued_ms + 900'001);
+  ASSERT_FALSE(expired.ok());
+  EXPECT_EQ(expired.error().code(), ErrorCode::kExpiredIterator);
+  EXPECT_EQ(expired.error().message(),
+            "Iterator expired. The iterator was created at time Tue Dec 02 14:00:00 UTC 2025 "
+            "while right now it is Tue Dec 02 14:15:00 UTC 2025 which is further in the future "
+            "than the tolerated delay of 900000 milliseconds.");
 }
 
 TEST(ShardsTest, EventIdsNameStreamAndSequence) {

@@ -187,3 +187,54 @@ def test_an_invalid_start_time_is_refused_at_start():
                             capture_output=True, text=True, timeout=10)
     assert result.returncode == 2
     assert "invalid value for --start-time: not a time: 'soon'" in result.stderr
+
+
+def stream_iterator(server, ddb, table):
+    streams = server.client(service="dynamodbstreams")
+    arn = ddb.describe_table(TableName=table)["Table"]["LatestStreamArn"]
+    shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
+    iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard,
+                                          ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+    return streams, iterator
+
+
+def test_shard_iterators_expire_after_fifteen_minutes_of_the_clock(server):
+    ddb = server.client()
+    make_table(ddb, "Iterated",
+               StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})
+    ddb.put_item(TableName="Iterated", Item={"pk": {"S": "a"}})
+    start = int(clock(server)["Now"]) + 1
+    set_clock(server, {"Now": start})
+    streams, iterator = stream_iterator(server, ddb, "Iterated")
+    set_clock(server, {"Advance": 900})  # exactly 15 minutes: still valid
+    answer = streams.get_records(ShardIterator=iterator)
+    assert len(answer["Records"]) == 1
+    following = answer["NextShardIterator"]  # issued now, 15 minutes from now
+    set_clock(server, {"Advance": 1})
+    with pytest.raises(streams.exceptions.ExpiredIteratorException) as raised:
+        streams.get_records(ShardIterator=iterator)
+    created = datetime.datetime.fromtimestamp(start, datetime.timezone.utc)
+    assert raised.value.response["Error"]["Message"] == (
+        "Iterator expired. The iterator was created at time "
+        f"{created.strftime('%a %b %d %H:%M:%S UTC %Y')} while right now it is "
+        f"{(created + datetime.timedelta(seconds=901)).strftime('%a %b %d %H:%M:%S UTC %Y')} "
+        "which is further in the future than the tolerated delay of 900000 milliseconds.")
+    assert streams.get_records(ShardIterator=following)["Records"] == []
+
+
+def test_stream_records_older_than_a_day_of_the_clock_are_trimmed(server):
+    ddb = server.client()
+    make_table(ddb, "Retained",
+               StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})
+    ddb.put_item(TableName="Retained", Item={"pk": {"S": "old"}})
+    set_clock(server, {"Advance": 24 * 3600 + 1})
+    ddb.put_item(TableName="Retained", Item={"pk": {"S": "new"}})
+    deadline = time.monotonic() + 10
+    while True:  # retention runs in the background, every 50 ms here
+        streams, iterator = stream_iterator(server, ddb, "Retained")
+        keys = [r["dynamodb"]["Keys"]["pk"]["S"]
+                for r in streams.get_records(ShardIterator=iterator)["Records"]]
+        if keys == ["new"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert keys == ["new"]
