@@ -238,3 +238,20 @@ def test_stream_records_older_than_a_day_of_the_clock_are_trimmed(server):
             break
         time.sleep(0.05)
     assert keys == ["new"]
+
+
+def test_client_request_tokens_are_remembered_ten_minutes_of_the_clock(server):
+    ddb = server.client()
+    make_table(ddb, "Tokens")
+
+    def put(value):
+        ddb.transact_write_items(ClientRequestToken="token-1", TransactItems=[{"Put": {
+            "TableName": "Tokens", "Item": {"pk": {"S": "k"}, "v": {"S": value}}}}])
+
+    put("first")
+    set_clock(server, {"Advance": 599})
+    with pytest.raises(ddb.exceptions.IdempotentParameterMismatchException):
+        put("second")
+    set_clock(server, {"Advance": 2})  # past ten minutes: the token is forgotten
+    put("second")
+    assert ddb.get_item(TableName="Tokens", Key={"pk": {"S": "k"}})["Item"]["v"] == {"S": "second"}
