@@ -2,8 +2,10 @@
 // check, content type and coding, X-Amz-Target, credentials), JSON parsing, dispatch and every
 // operation handler — against an in-memory database where every input finds the same two
 // tables: "items" (partition key pk:S) and "sorted" (pk:S, sort key sk:N, a GSI "gsi" on a:S,
-// a stream), with one item each. Checks: no crash, no UB, no leak, and every reply is a
-// well-formed HTTP reply (a status of 200..599; for JSON replies a body simdjson parses).
+// a stream), with one item each. The control API (/ddbd/…) is reached by the input's path;
+// fault rules it sets are cleared after each input. Checks: no crash, no UB, no leak, and every
+// reply is a well-formed HTTP reply (a status of 200..599; for JSON replies a body simdjson
+// parses).
 //
 // The input is written like an HTTP request, so corpus files are readable:
 //   POST /
@@ -96,6 +98,8 @@ class Server {
     if (request.authorization.empty()) request.authorization = authorization;
     HttpReply reply = server::http::HandleExchange(*service_, request);
     DeleteTables(authorization);
+    // Fault rules an input set (PUT /ddbd/faults) would change how later inputs run.
+    service_->faults().Clear();
     return reply;
   }
 
@@ -172,6 +176,7 @@ HttpRequest ParseRequest(std::string_view text) {
         {"Origin", &HttpRequest::origin},
         {"Access-Control-Request-Headers", &HttpRequest::access_control_request_headers},
         {"Access-Control-Request-Method", &HttpRequest::access_control_request_method},
+        {"X-Ddbd-Namespace", &HttpRequest::namespace_name},
     };
     for (const Field& field : kFields) {
       if (NameIs(name, field.name)) request.*field.member = value;
