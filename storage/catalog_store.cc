@@ -58,25 +58,10 @@ Status Database::PutTable(const TableDef& table) {
 }
 
 Status Database::DropTable(const TableDef& table) {
-  rocksdb::WriteBatch batch;
-  batch.Delete(impl_->catalog, TableRecordKey(table));
-  batch.Delete(impl_->catalog, StatsKey(table.id));
-  batch.DeleteRange(impl_->items, TablePrefix(table.id), TablePrefix(table.id + 1));
-  for (const auto& index : table.indexes) {
-    batch.DeleteRange(impl_->indexes, TablePrefix(index.id), TablePrefix(index.id + 1));
-  }
-  for (char prefix : {kCollectionPrefix, kExpiryPrefix}) {
-    batch.DeleteRange(impl_->catalog, CatalogPrefix(prefix, table.id),
-                      CatalogPrefix(prefix, table.id + 1));
-  }
-  for (const auto& stream : table.streams) {
-    batch.DeleteRange(impl_->indexes, TablePrefix(stream.id), TablePrefix(stream.id + 1));
-  }
-  DDBD_RETURN_IF_ERROR(impl_->Commit(batch));
-  std::unique_lock lock(impl_->stats_mutex);
-  impl_->stats.erase(table.id);
-  for (const auto& index : table.indexes) impl_->stats.erase(index.id);
-  return OkStatus();
+  rocksdb::Status status =
+      impl_->db->Delete(impl_->write_options, impl_->catalog, TableRecordKey(table));
+  if (!status.ok()) return StorageError(status);
+  return DropTableData(table);
 }
 
 Status Database::DropIndex(const TableDef& table, uint64_t index_id) {

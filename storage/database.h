@@ -89,6 +89,14 @@ class Database {
   // Removes the table's record, items, index entries, stream records, expiries and
   // statistics in O(1) (range deletions).
   Status DropTable(const TableDef& table);
+  // The same without the table's record: the data kept under a definition that is not in the
+  // catalog (a snapshot's copy of a table).
+  Status DropTableData(const TableDef& table);
+  // Copies the items, index entries, item collections and statistics of `from` to the ids of
+  // `to`, as of one moment; index i of `from` goes to index i of `to`. Not atomic: a copy cut
+  // short leaves data under `to`'s ids that DropTableData(to) removes. Returns the table's
+  // count and size. REQUIRES: nothing is stored under `to`'s ids yet.
+  Result<TableStats> CloneTable(const TableDef& from, const TableDef& to);
   // Removes one index's entries and statistics (the table record is the caller's).
   Status DropIndex(const TableDef& table, uint64_t index_id);
 

@@ -1,8 +1,10 @@
 // The control API's snapshots: save a namespace, list, delete, restore it, fork it into
 // another namespace. A snapshot keeps each table's definition (keys, indexes, billing, stream
-// and TTL settings) and a raw copy of its items (Database::CopyItems, as CreateBackup does);
-// restoring writes the items back through the write path, so index entries, vector indexes,
-// statistics and item collections are rebuilt exactly as for any write.
+// and TTL settings) and a raw copy of its data under fresh ids (Database::CloneTable: items,
+// index entries, item collections, statistics, as of one moment); restoring copies them back
+// under the new table's ids. Tables with vector indexes are restored through the write path
+// instead, so that their in-memory graphs are filled as for any write.
+#include <algorithm>
 #include <mutex>
 
 #include "backups/restore.h"
@@ -52,11 +54,30 @@ Result<storage::SnapshotRecord> RequireSnapshot(Service& service, std::string_vi
   return std::move(*found);
 }
 
+// A saved table's copy: its definition with the copy's ids (its streams are the live
+// table's, kept only for their settings).
 Status DropSnapshotItems(Service& service, const storage::SnapshotRecord& snapshot) {
   for (const storage::BackupRecord& table : snapshot.tables) {
-    DDBD_RETURN_IF_ERROR(service.db().DropItems(table.id));
+    TableDef copy = table.source;
+    copy.streams.clear();
+    DDBD_RETURN_IF_ERROR(service.db().DropTableData(copy));
   }
   return OkStatus();
+}
+
+// `table` with fresh ids for itself and its indexes: where its copy is kept.
+Result<TableDef> CopyDefinition(Service& service, const TableDef& table) {
+  TableDef copy = table;
+  DDBD_ASSIGN_OR_RETURN(copy.id, service.catalog().AllocateId());
+  for (IndexDef& index : copy.indexes) {
+    DDBD_ASSIGN_OR_RETURN(index.id, service.catalog().AllocateId());
+  }
+  return copy;
+}
+
+bool HasVectorIndex(const TableDef& table) {
+  return std::any_of(table.indexes.begin(), table.indexes.end(),
+                     [](const IndexDef& index) { return index.IsVector(); });
 }
 
 void WriteSnapshot(wire::JsonWriter& out, const storage::SnapshotRecord& snapshot) {
@@ -116,7 +137,13 @@ Status RestoreTable(Service& service, OpContext& ctx, const storage::BackupRecor
   DDBD_ASSIGN_OR_RETURN(auto created,
                         service.catalog().Create(LiveDefinition(saved, ctx.scope(), ctx.NowMs())));
   auto fill = [&]() -> Status {
-    DDBD_RETURN_IF_ERROR(backups::RestoreItems(service.db(), saved, *created));
+    if (HasVectorIndex(saved.source)) {
+      DDBD_RETURN_IF_ERROR(backups::RestoreItems(service.db(), saved, *created));
+    } else {
+      DDBD_ASSIGN_OR_RETURN(storage::TableStats copied,
+                            service.db().CloneTable(saved.source, *created));
+      (void)copied;  // the statistics are written with the copy
+    }
     auto activated = service.catalog().Modify(created->id, [&](TableDef& complete) {
       complete.status = TableStatus::kActive;
       complete.restored_from = saved.source.restored_from;
@@ -162,11 +189,10 @@ Result<std::string> SaveSnapshot(Service& service, std::string_view name_space,
   for (const std::string& table_name : service.catalog().ListNames(scope)) {
     auto table = service.catalog().Find(scope, table_name);
     if (!table || table->status == TableStatus::kCreating) continue;  // not there yet
-    Result<uint64_t> id = service.catalog().AllocateId();
-    if (!id.ok()) return drop_partial(), id.error();
-    storage::BackupRecord saved{*id, table->name, snapshot.created_ms, 0, 0, *table};
-    snapshot.tables.push_back(saved);
-    Result<storage::TableStats> copied = service.db().CopyItems(table->id, *id);
+    Result<TableDef> copy = CopyDefinition(service, *table);
+    if (!copy.ok()) return drop_partial(), copy.error();
+    snapshot.tables.push_back({copy->id, table->name, snapshot.created_ms, 0, 0, *copy});
+    Result<storage::TableStats> copied = service.db().CloneTable(*table, *copy);
     if (!copied.ok()) return drop_partial(), copied.error();
     snapshot.tables.back().item_count = copied->item_count;
     snapshot.tables.back().size_bytes = copied->size_bytes;

@@ -63,7 +63,8 @@ def test_save_list_restore_fork_and_delete(server):
     assert listed == {"Snapshots": [saved]}
 
     # The test changes everything, then restores.
-    old_stream = ddb.describe_table(TableName="Orders")["Table"]["LatestStreamArn"]
+    before = ddb.describe_table(TableName="Orders")["Table"]
+    old_stream = before["LatestStreamArn"]
     ddb.delete_item(TableName="Orders", Key={"pk": {"S": "c0"}, "sk": {"N": "0"}})
     ddb.delete_table(TableName="Users")
     ddb.create_table(TableName="Scratch", BillingMode="PAY_PER_REQUEST",
@@ -76,6 +77,12 @@ def test_save_list_restore_fork_and_delete(server):
     assert ddb.list_tables()["TableNames"] == ["Orders", "Users"]
     orders = ddb.describe_table(TableName="Orders")["Table"]
     assert orders["ItemCount"] == ITEMS
+    assert orders["TableSizeBytes"] == before["TableSizeBytes"]
+    assert [(i["IndexName"], i["ItemCount"], i["IndexSizeBytes"], i["IndexStatus"])
+            for i in orders["GlobalSecondaryIndexes"]] == [
+        (i["IndexName"], i["ItemCount"], i["IndexSizeBytes"], "ACTIVE")
+        for i in before["GlobalSecondaryIndexes"]]
+    assert before["GlobalSecondaryIndexes"][0]["ItemCount"] == ITEMS
     assert orders["TableStatus"] == "ACTIVE"
     assert "RestoreSummary" not in orders
     assert orders["StreamSpecification"] == {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"}
@@ -195,5 +202,50 @@ def test_snapshots_survive_a_restart():
         ddb = process.client(namespace="durable")
         assert ddb.describe_table(TableName="Orders")["Table"]["ItemCount"] == ITEMS
         assert shipped(ddb) == ITEMS // 3
+    finally:
+        process.cleanup()
+
+
+def test_lsi_item_collections_and_statistics_come_back_with_the_snapshot():
+    # Item collections of 5,000 bytes at most: the restored collection must still be full.
+    process = DdbdProcess("--in-memory", "--item-collection-limit-bytes", "5000").start()
+    try:
+        ddb = process.client(namespace="lsi")
+        ddb.create_table(
+            TableName="Threads", BillingMode="PAY_PER_REQUEST",
+            KeySchema=[{"AttributeName": "forum", "KeyType": "HASH"},
+                       {"AttributeName": "subject", "KeyType": "RANGE"}],
+            AttributeDefinitions=[{"AttributeName": "forum", "AttributeType": "S"},
+                                  {"AttributeName": "subject", "AttributeType": "S"},
+                                  {"AttributeName": "posted", "AttributeType": "N"}],
+            LocalSecondaryIndexes=[{"IndexName": "ByPosted",
+                                    "Projection": {"ProjectionType": "ALL"},
+                                    "KeySchema": [{"AttributeName": "forum", "KeyType": "HASH"},
+                                                  {"AttributeName": "posted",
+                                                   "KeyType": "RANGE"}]}])
+
+        def post(i):
+            ddb.put_item(TableName="Threads", Item={
+                "forum": {"S": "f"}, "subject": {"S": f"s{i}"}, "posted": {"N": str(i)},
+                "text": {"S": "t" * 900}})
+
+        posted = 0
+        with pytest.raises(ddb.exceptions.ItemCollectionSizeLimitExceededException):
+            while posted < 10:
+                post(posted)
+                posted += 1
+        assert 1 <= posted < 10
+        process.control("PUT", "/ddbd/namespaces/lsi/snapshots/s")
+        process.control("DELETE", "/ddbd/namespaces/lsi")
+        assert process.control("POST", "/ddbd/namespaces/lsi/snapshots/s/restore")[0] == 200
+        with pytest.raises(ddb.exceptions.ItemCollectionSizeLimitExceededException):
+            post(posted)
+        newest = ddb.query(TableName="Threads", IndexName="ByPosted", ScanIndexForward=False,
+                           Limit=1, KeyConditionExpression="forum = :f",
+                           ExpressionAttributeValues={":f": {"S": "f"}})["Items"][0]
+        assert newest["subject"] == {"S": f"s{posted - 1}"}
+        table = ddb.describe_table(TableName="Threads")["Table"]
+        assert table["ItemCount"] == posted
+        assert table["LocalSecondaryIndexes"][0]["ItemCount"] == posted
     finally:
         process.cleanup()
