@@ -249,3 +249,45 @@ def test_lsi_item_collections_and_statistics_come_back_with_the_snapshot():
         assert table["LocalSecondaryIndexes"][0]["ItemCount"] == posted
     finally:
         process.cleanup()
+
+
+def test_vector_indexes_are_searchable_after_a_restore_and_in_a_fork(server):
+    """Raw HTTP: the botocore here predates vector search."""
+    import json
+    from conftest import raw_call
+
+    def call(namespace, operation, body):
+        status, _, data = raw_call(server.endpoint, operation, body,
+                                   headers={"X-Ddbd-Namespace": namespace})
+        assert status == 200, data
+        return json.loads(data)
+
+    call("vectors", "CreateTable", {
+        "TableName": "Docs", "BillingMode": "PAY_PER_REQUEST",
+        "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+        "VectorIndexes": [{"IndexName": "Semantic", "Dimensions": 3, "DistanceFunction": "COSINE",
+                           "VectorAttribute": {"AttributeName": "embedding"},
+                           "Projection": {"ProjectionType": "ALL"}}]})
+    for name, vector in (("x", (1, 0, 0)), ("y", (0, 1, 0)), ("z", (0, 0, 1))):
+        call("vectors", "PutItem", {"TableName": "Docs", "Item": {
+            "id": {"S": name}, "embedding": {"L": [{"N": str(v)} for v in vector]}}})
+
+    def nearest(namespace, vector):
+        answer = call(namespace, "SearchVectors", {
+            "TableName": "Docs", "IndexName": "Semantic", "TopK": 1,
+            "SearchVector": [{"N": str(v)} for v in vector]})
+        return [hit["Item"]["id"]["S"] for hit in answer["SearchResults"]]
+
+    assert nearest("vectors", (0.1, 0.9, 0)) == ["y"]
+    assert server.control("PUT", "/ddbd/namespaces/vectors/snapshots/v")[0] == 200
+    server.control("DELETE", "/ddbd/namespaces/vectors")
+    assert server.control("POST", "/ddbd/namespaces/vectors/snapshots/v/restore")[0] == 200
+    assert nearest("vectors", (0.1, 0.9, 0)) == ["y"]
+    assert nearest("vectors", (0, 0.2, 0.9)) == ["z"]
+    assert server.control("POST", "/ddbd/namespaces/vectors/snapshots/v/fork",
+                          {"To": "vectors-2"})[0] == 200
+    assert nearest("vectors-2", (0.9, 0.1, 0)) == ["x"]
+    for namespace in ("vectors", "vectors-2"):
+        server.control("DELETE", f"/ddbd/namespaces/{namespace}")
+    server.control("DELETE", "/ddbd/namespaces/vectors/snapshots/v")
