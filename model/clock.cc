@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "model/utf8.h"
+
 namespace ddbd {
 namespace {
 
@@ -167,7 +169,7 @@ Result<int64_t> ParseTimeMs(std::string_view text) {
                                   ? IsoMs(text)
                                   : EpochSecondsMs(text);
   if (!ms || *ms < 0) {
-    return Error::Validation("not a time: '" + std::string(text.substr(0, 64)) +
+    return Error::Validation("not a time: '" + QuotableUtf8(text, 64) +
                              "' (expected epoch seconds or ISO 8601, e.g. "
                              "2024-03-01T12:00:00Z)");
   }

@@ -2,6 +2,8 @@
 // Unicode Standard (chapter 3, table 3-7).
 #include "model/utf8.h"
 
+#include <algorithm>
+
 namespace ddbd {
 namespace {
 
@@ -58,6 +60,18 @@ char32_t DecodeUtf8At(std::string_view text, size_t& at) {
   for (size_t i = 1; i < length; ++i) point = (point << 6) | (ByteAt(text, at + i) & 0x3F);
   at += length;
   return point;
+}
+
+std::string QuotableUtf8(std::string_view text, size_t max_bytes) {
+  std::string quoted;
+  for (size_t at = 0; at < text.size();) {
+    const std::string_view character = Utf8CharacterAt(text, at);
+    const size_t length = std::max<size_t>(Utf8SequenceLength(text, at), 1);
+    if (quoted.size() + character.size() > max_bytes) break;
+    quoted.append(character);
+    at += length;
+  }
+  return quoted;
 }
 
 }  // namespace ddbd

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace ddbd {
@@ -20,5 +21,9 @@ std::string_view Utf8CharacterAt(std::string_view text, size_t at);
 // Decodes the character at text[at] and advances `at` past it; an ill-formed byte decodes
 // to U+FFFD and is skipped alone. `at` < text.size().
 char32_t DecodeUtf8At(std::string_view text, size_t& at);
+
+// `text` as it may be quoted in a reply: at most `max_bytes` of it, whole characters only,
+// each ill-formed byte replaced by U+FFFD.
+std::string QuotableUtf8(std::string_view text, size_t max_bytes);
 
 }  // namespace ddbd

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "model/utf8.h"
+
 namespace ddbd::server {
 
 std::string Isolation::Describe() const {
@@ -103,7 +105,7 @@ Result<std::string> Service::ScopeOfNamespace(std::string_view name) {
                c == '_' || c == '.' || c == '-';
       });
   if (!valid) {
-    return Error::Validation("Invalid namespace name '" + std::string(name.substr(0, 64)) +
+    return Error::Validation("Invalid namespace name '" + QuotableUtf8(name, 64) +
                              "': a namespace name is 1 to 64 characters of A-Z, a-z, 0-9, "
                              "'_', '.' and '-'");
   }

@@ -1,6 +1,7 @@
 // The control API's clock and Time to Live paths.
 #include <cmath>
 
+#include "model/utf8.h"
 #include "server/control/handlers.h"
 #include "server/wire/json_reader.h"
 #include "server/wire/json_writer.h"
@@ -52,7 +53,7 @@ Result<ClockChange> ParseClockChange(const ControlBody& body) {
       }
       change.run = run;
     } else {
-      return Error::Validation("Unknown member '" + std::string(key.substr(0, 64)) +
+      return Error::Validation("Unknown member '" + QuotableUtf8(key, 64) +
                                "': " + std::string(kPutClockUsage));
     }
   }

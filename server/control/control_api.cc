@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/log.h"
+#include "model/utf8.h"
 #include "server/control/handlers.h"
 #include "server/http/exchange.h"
 
@@ -114,10 +115,10 @@ Result<std::string> Dispatch(Service& service, const ControlRequest& request) {
     return route.handler(service, *params, body);
   }
   if (path_known) {
-    return Error::ControlMethodNotAllowed(std::string(request.method) + " is not allowed on " +
-                                          std::string(request.path.substr(0, 256)));
+    return Error::ControlMethodNotAllowed(QuotableUtf8(request.method, 16) + " is not allowed on " +
+                                          QuotableUtf8(request.path, 256));
   }
-  return Error::ControlNotFound("No control API path " + std::string(request.path.substr(0, 256)) +
+  return Error::ControlNotFound("No control API path " + QuotableUtf8(request.path, 256) +
                                 " (see the README, \"Testing with ddbd\")");
 }
 

@@ -1,6 +1,7 @@
 // The control API's fault rules: PUT (replace), GET (list with counters), DELETE (clear).
 #include <cmath>
 
+#include "model/utf8.h"
 #include "server/control/handlers.h"
 #include "server/dispatch.h"
 #include "server/wire/json_reader.h"
@@ -46,13 +47,13 @@ Status ParseError(size_t index, JsonValue value, faults::FaultEffect& effect) {
     } else if (key == "Message") {
       DDBD_ASSIGN_OR_RETURN(effect.message, Text(index, "Error.Message", member));
     } else {
-      return RuleError(index, "unknown member Error." + std::string(key));
+      return RuleError(index, "unknown member Error." + QuotableUtf8(key, 64));
     }
   }
   const std::optional<ErrorCode> code = ErrorCodeNamed(effect.error_type);
   if (!code || *code == ErrorCode::kTransactionCanceled || *code == ErrorCode::kControlNotFound ||
       *code == ErrorCode::kControlMethodNotAllowed) {
-    return RuleError(index, "Error.Type '" + effect.error_type +
+    return RuleError(index, "Error.Type '" + QuotableUtf8(effect.error_type, 64) +
                                 "' is not an exception ddbd can answer with (for "
                                 "TransactionCanceledException, use TransactionConflict)");
   }
@@ -76,7 +77,7 @@ Status ParseUnprocessed(size_t index, JsonValue value, faults::FaultEffect& effe
     } else if (key == "Count") {
       DDBD_ASSIGN_OR_RETURN(effect.count, Count(index, "Unprocessed.Count", member, 1));
     } else {
-      return RuleError(index, "unknown member Unprocessed." + std::string(key));
+      return RuleError(index, "unknown member Unprocessed." + QuotableUtf8(key, 64));
     }
   }
   return OkStatus();
@@ -109,7 +110,7 @@ Status ParseMatchOrSchedule(size_t index, std::string_view key, JsonValue member
     if (rule.match.operation != "*" &&
         !FindOperation("DynamoDB_20120810." + rule.match.operation) &&
         !FindOperation("DynamoDBStreams_20120810." + rule.match.operation)) {
-      return RuleError(index, "unknown Operation '" + rule.match.operation + "'");
+      return RuleError(index, "unknown Operation '" + QuotableUtf8(rule.match.operation, 64) + "'");
     }
   } else if (key == "Namespace") {
     DDBD_ASSIGN_OR_RETURN(rule.match.namespace_name, Text(index, key, member));
@@ -134,7 +135,7 @@ Status ParseMatchOrSchedule(size_t index, std::string_view key, JsonValue member
     }
     rule.schedule.probability = p;
   } else {
-    return RuleError(index, "unknown member " + std::string(key));
+    return RuleError(index, "unknown member " + QuotableUtf8(key, 64));
   }
   return OkStatus();
 }

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "backups/restore.h"
+#include "model/utf8.h"
 #include "server/control/handlers.h"
 #include "server/op_context.h"
 #include "server/ops/transient_status.h"
@@ -26,7 +27,7 @@ std::mutex& SnapshotMutex() {
 Status CheckSnapshotName(std::string_view name) {
   Result<std::string> checked = Service::ScopeOfNamespace(name);
   if (!checked.ok()) {
-    return Error::Validation("Invalid snapshot name '" + std::string(name.substr(0, 64)) +
+    return Error::Validation("Invalid snapshot name '" + QuotableUtf8(name, 64) +
                              "': a snapshot name is 1 to 64 characters of A-Z, a-z, 0-9, '_', "
                              "'.' and '-'");
   }
@@ -48,7 +49,7 @@ Result<storage::SnapshotRecord> RequireSnapshot(Service& service, std::string_vi
   DDBD_ASSIGN_OR_RETURN(std::optional<storage::SnapshotRecord> found,
                         FindSnapshot(service, scope, name));
   if (!found) {
-    return Error::ControlNotFound("No snapshot '" + std::string(name) + "' of namespace '" +
+    return Error::ControlNotFound("No snapshot '" + QuotableUtf8(name, 64) + "' of namespace '" +
                                   Service::NamespaceOfScope(scope) + "'");
   }
   return std::move(*found);

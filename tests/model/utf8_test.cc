@@ -48,5 +48,14 @@ TEST(Utf8Test, DecodeAdvancesPastEachCharacter) {
   EXPECT_EQ(at, text.size());
 }
 
+TEST(Utf8Test, QuotableTextKeepsWholeCharactersAndReplacesIllFormedBytes) {
+  EXPECT_EQ(QuotableUtf8("plain", 64), "plain");
+  EXPECT_EQ(QuotableUtf8("na\xfe\xfemes", 64), "na\xef\xbf\xbd\xef\xbf\xbdmes");
+  EXPECT_EQ(QuotableUtf8("\xc3\xa9t\xc3\xa9", 64), "\xc3\xa9t\xc3\xa9");
+  EXPECT_EQ(QuotableUtf8("ab\xc3\xa9", 3), "ab");  // never half a character
+  EXPECT_EQ(QuotableUtf8(std::string_view("a\0b", 3), 64), std::string("a\0b", 3));
+  EXPECT_EQ(QuotableUtf8("", 64), "");
+}
+
 }  // namespace
 }  // namespace ddbd

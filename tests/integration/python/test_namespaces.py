@@ -265,3 +265,27 @@ def test_without_the_control_api_every_control_path_is_404_but_namespaces_still_
         assert process.client().list_tables()["TableNames"] == []
     finally:
         process.cleanup()
+
+
+def test_replies_that_quote_a_path_or_name_are_valid_utf8(server):
+    """Found by fuzz.http_exchange: a 404 quoting a path with bytes that are not UTF-8 was
+    not valid JSON. Ill-formed bytes are quoted as U+FFFD."""
+    import json
+    import socket
+
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as connection:
+        connection.sendall(b"GET /ddbd/na\xfe\xfemespaces HTTP/1.1\r\nHost: x\r\n"
+                           b"Connection: close\r\n\r\n")
+        reply = b""
+        while chunk := connection.recv(65536):
+            reply += chunk
+    head, body = reply.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 404")
+    assert json.loads(body.decode("utf-8"))["message"].startswith(
+        "No control API path /ddbd/na\ufffd\ufffdmespaces")
+
+    status, _, body = raw_call(server.endpoint, "ListTables", {},
+                               headers={"X-Ddbd-Namespace": b"bad\xfe\xffname"})
+    assert status == 400
+    assert json.loads(body.decode("utf-8"))["message"].startswith(
+        "Invalid namespace name 'bad\ufffd\ufffdname'")
