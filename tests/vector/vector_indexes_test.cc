@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -41,22 +43,36 @@ PrimaryKey KeyOfPoint(int id) {
 }
 
 // Stored entries in memory. `midway`, when set, runs once half of them have been visited:
-// the writes that reach the in-memory side while the load is under way.
+// the writes that reach the in-memory side while the load is under way. A load runs on the
+// executor, so entries stored while one may be running go through Put, and a load visits a
+// copy taken under the same lock (as RocksDB's iterators read a consistent view).
 class FakeSource : public EntrySource {
  public:
   Status ForEachEntry(uint64_t, const std::function<void(Item)>& visit) override {
+    std::map<int, Item> stored;
+    {
+      std::lock_guard lock(mutex_);
+      stored = entries;
+    }
     size_t visited = 0;
-    for (const auto& [id, entry] : entries) {
+    for (const auto& [id, entry] : stored) {
       visit(entry);
-      if (++visited == entries.size() / 2 && midway) midway();
+      if (++visited == stored.size() / 2 && midway) midway();
     }
     return OkStatus();
   }
   uint64_t LatestSequence() const override { return sequence; }
+  void Put(int id, Item entry) {
+    std::lock_guard lock(mutex_);
+    entries[id] = std::move(entry);
+  }
 
   std::map<int, Item> entries;
   std::function<void()> midway;
   uint64_t sequence = 1;
+
+ private:
+  std::mutex mutex_;
 };
 
 TEST(VectorIndexesTest, WritesDuringTheStartUpLoadWinOverTheStoredEntries) {
@@ -108,7 +124,7 @@ TEST(VectorIndexesTest, SavedGraphsAreUsedOnlyForTheStateTheyWereSavedIn) {
     first.Load(source, {table}, graphs);
     for (int i = 0; i < 1000; ++i) {
       Item entry = Entry(i, static_cast<float>(i % 37), i * 0.5f);
-      source.entries[i] = entry;
+      source.Put(i, entry);  // the load may be reading the entries meanwhile
       first.Apply({table, index, KeyOfPoint(i), entry});
     }
     auto memory = first.ForSearch(*index);
