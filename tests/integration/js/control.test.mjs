@@ -104,6 +104,43 @@ test("a batch write with injected UnprocessedItems completes in the user's retry
   ddb.destroy();
 });
 
+test("one fixture, forked per worker, restored after a test", async () => {
+  const fixture = client({ namespace: "js-fixture" });
+  await createTable(fixture, "Catalog");
+  for (let i = 0; i < 50; i += 25) {
+    await fixture.send(new BatchWriteItemCommand({ RequestItems: { Catalog: Array.from(
+      { length: 25 }, (_, j) => ({ PutRequest: { Item: { pk: { S: `p${i + j}` } } } })) } }));
+  }
+  const saved = await control("PUT", "/ddbd/namespaces/js-fixture/snapshots/base");
+  assert.equal(saved.status, 200);
+  assert.equal(saved.body.ItemCount, 50);
+  for (const worker of ["js-w1", "js-w2"]) {
+    const forked = await control("POST", "/ddbd/namespaces/js-fixture/snapshots/base/fork",
+                                 { To: worker });
+    assert.equal(forked.status, 200);
+  }
+  const w1 = client({ namespace: "js-w1" });
+  const w2 = client({ namespace: "js-w2" });
+  await w1.send(new PutItemCommand({ TableName: "Catalog", Item: { pk: { S: "extra" } } }));
+  assert.equal((await w1.send(new DescribeTableCommand({ TableName: "Catalog" }))).Table.ItemCount, 51);
+  assert.equal((await w2.send(new DescribeTableCommand({ TableName: "Catalog" }))).Table.ItemCount, 50);
+  // A test that changed its copy puts it back.
+  assert.equal((await control("PUT", "/ddbd/namespaces/js-w1/snapshots/clean")).status, 200);
+  await w1.send(new PutItemCommand({ TableName: "Catalog", Item: { pk: { S: "more" } } }));
+  assert.equal((await control("POST", "/ddbd/namespaces/js-w1/snapshots/clean/restore")).status, 200);
+  assert.equal((await w1.send(new DescribeTableCommand({ TableName: "Catalog" }))).Table.ItemCount, 51);
+  const { body } = await control("GET", "/ddbd/snapshots");
+  assert.deepEqual(body.Snapshots.map((s) => [s.Namespace, s.Name, s.ItemCount]),
+                   [["js-fixture", "base", 50], ["js-w1", "clean", 51]]);
+  for (const [namespace, name] of [["js-fixture", "base"], ["js-w1", "clean"]]) {
+    await control("DELETE", `/ddbd/namespaces/${namespace}/snapshots/${name}`);
+  }
+  for (const namespace of ["js-fixture", "js-w1", "js-w2"]) {
+    await control("DELETE", `/ddbd/namespaces/${namespace}`);
+  }
+  fixture.destroy(); w1.destroy(); w2.destroy();
+});
+
 test("TTL expiry through the clock", async () => {
   const ddb = client({ namespace: "js-ttl" });
   await createTable(ddb, "Expiring");
