@@ -85,28 +85,8 @@ Result<std::vector<SnapshotRecord>> Database::Snapshots() {
 
 Result<TableStats> Database::CopyItems(uint64_t from_id, uint64_t to_id) {
   TableStats copied;
-  const std::string end = TablePrefix(from_id + 1);
-  rocksdb::ReadOptions options;
-  rocksdb::Slice upper(end);
-  options.iterate_upper_bound = &upper;
-  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(options, impl_->items));
-  const std::string from = TablePrefix(from_id), to = TablePrefix(to_id);
-  rocksdb::WriteBatch batch;
-  for (it->Seek(from); it->Valid(); it->Next()) {
-    const std::string_view value(it->value().data(), it->value().size());
-    DDBD_ASSIGN_OR_RETURN(size_t size, StoredItemSize(value));
-    ++copied.item_count;
-    copied.size_bytes += static_cast<int64_t>(size);
-    batch.Put(impl_->items,
-              to + std::string(it->key().data() + from.size(), it->key().size() - from.size()),
-              it->value());
-    if (batch.Count() >= 1000) {
-      DDBD_RETURN_IF_ERROR(impl_->Commit(batch));
-      batch.Clear();
-    }
-  }
-  if (!it->status().ok()) return StorageError(it->status());
-  DDBD_RETURN_IF_ERROR(impl_->Commit(batch));
+  DDBD_RETURN_IF_ERROR(impl_->CopyRange(nullptr, impl_->items, TablePrefix(from_id),
+                                        TablePrefix(from_id + 1), TablePrefix(to_id), &copied));
   return copied;
 }
 

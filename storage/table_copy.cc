@@ -14,6 +14,36 @@ constexpr int kCopyBatch = 1000;
 
 }  // namespace
 
+Status Database::Impl::CopyRange(const rocksdb::Snapshot* snapshot,
+                                 rocksdb::ColumnFamilyHandle* family,
+                                 const std::string& from_prefix, const std::string& from_end,
+                                 const std::string& to_prefix, TableStats* stats) {
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot;
+  rocksdb::Slice upper(from_end);
+  options.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(options, family));
+  rocksdb::WriteBatch batch;
+  std::string key;
+  for (it->Seek(from_prefix); it->Valid(); it->Next()) {
+    const std::string_view value(it->value().data(), it->value().size());
+    if (stats) {
+      DDBD_ASSIGN_OR_RETURN(size_t size, StoredItemSize(value));
+      ++stats->item_count;
+      stats->size_bytes += static_cast<int64_t>(size);
+    }
+    key.assign(to_prefix);
+    key.append(it->key().data() + from_prefix.size(), it->key().size() - from_prefix.size());
+    batch.Put(family, key, it->value());
+    if (batch.Count() >= kCopyBatch) {
+      DDBD_RETURN_IF_ERROR(Commit(batch));
+      batch.Clear();
+    }
+  }
+  if (!it->status().ok()) return StorageError(it->status());
+  return Commit(batch);
+}
+
 Result<TableStats> Database::CloneTable(const TableDef& from, const TableDef& to) {
   if (from.indexes.size() != to.indexes.size()) {
     return Error::Internal("CloneTable: the copy's indexes do not match the table's");
@@ -25,48 +55,20 @@ Result<TableStats> Database::CloneTable(const TableDef& from, const TableDef& to
     ~Release() { db->ReleaseSnapshot(snapshot); }
   } release{impl_->db.get(), snapshot};
 
-  // Copies [from, from_end) of `family` to the same keys under `to`; with `stats`, counts
-  // the values as items (their DynamoDB size) into it.
-  auto copy_range = [&](rocksdb::ColumnFamilyHandle* family, const std::string& from_prefix,
-                        const std::string& from_end, const std::string& to_prefix,
-                        TableStats* stats) -> Status {
-    rocksdb::ReadOptions options;
-    options.snapshot = snapshot;
-    rocksdb::Slice upper(from_end);
-    options.iterate_upper_bound = &upper;
-    std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(options, family));
-    rocksdb::WriteBatch batch;
-    std::string key;
-    for (it->Seek(from_prefix); it->Valid(); it->Next()) {
-      const std::string_view value(it->value().data(), it->value().size());
-      if (stats) {
-        DDBD_ASSIGN_OR_RETURN(size_t size, StoredItemSize(value));
-        ++stats->item_count;
-        stats->size_bytes += static_cast<int64_t>(size);
-      }
-      key.assign(to_prefix);
-      key.append(it->key().data() + from_prefix.size(), it->key().size() - from_prefix.size());
-      batch.Put(family, key, it->value());
-      if (batch.Count() >= kCopyBatch) {
-        DDBD_RETURN_IF_ERROR(impl_->Commit(batch));
-        batch.Clear();
-      }
-    }
-    if (!it->status().ok()) return StorageError(it->status());
-    return impl_->Commit(batch);
-  };
-
   StatsEntries stats;
-  DDBD_RETURN_IF_ERROR(copy_range(impl_->items, TablePrefix(from.id), TablePrefix(from.id + 1),
-                                  TablePrefix(to.id), &stats[to.id]));
+  DDBD_RETURN_IF_ERROR(impl_->CopyRange(snapshot, impl_->items, TablePrefix(from.id),
+                                        TablePrefix(from.id + 1), TablePrefix(to.id),
+                                        &stats[to.id]));
   for (size_t i = 0; i < from.indexes.size(); ++i) {
     const uint64_t source = from.indexes[i].id, copy = to.indexes[i].id;
-    DDBD_RETURN_IF_ERROR(copy_range(impl_->indexes, TablePrefix(source), TablePrefix(source + 1),
-                                    TablePrefix(copy), &stats[copy]));
+    DDBD_RETURN_IF_ERROR(impl_->CopyRange(snapshot, impl_->indexes, TablePrefix(source),
+                                          TablePrefix(source + 1), TablePrefix(copy),
+                                          &stats[copy]));
   }
-  DDBD_RETURN_IF_ERROR(copy_range(impl_->catalog, CatalogPrefix(kCollectionPrefix, from.id),
-                                  CatalogPrefix(kCollectionPrefix, from.id + 1),
-                                  CatalogPrefix(kCollectionPrefix, to.id), nullptr));
+  DDBD_RETURN_IF_ERROR(impl_->CopyRange(snapshot, impl_->catalog,
+                                        CatalogPrefix(kCollectionPrefix, from.id),
+                                        CatalogPrefix(kCollectionPrefix, from.id + 1),
+                                        CatalogPrefix(kCollectionPrefix, to.id), nullptr));
   rocksdb::WriteBatch batch;
   batch.Merge(impl_->catalog, StatsKey(to.id), EncodeStats(stats));
   DDBD_RETURN_IF_ERROR(impl_->Commit(batch));

@@ -19,6 +19,13 @@ Error RuleError(size_t index, const std::string& what) {
   return Error::Validation("Rules[" + std::to_string(index) + "]: " + what);
 }
 
+// `value` as an object, or the rule's ValidationException saying what it must be.
+Result<JsonObject> ObjectOf(size_t index, JsonValue value, const std::string& what) {
+  JsonObject object;
+  if (value.get_object().get(object) != simdjson::SUCCESS) return RuleError(index, what);
+  return object;
+}
+
 Result<uint64_t> Count(size_t index, std::string_view member, JsonValue value, uint64_t min) {
   int64_t number = 0;
   if (value.get_int64().get(number) != simdjson::SUCCESS || number < int64_t(min)) {
@@ -36,10 +43,8 @@ Result<std::string> Text(size_t index, std::string_view member, JsonValue value)
 }
 
 Status ParseError(size_t index, JsonValue value, faults::FaultEffect& effect) {
-  JsonObject object;
-  if (value.get_object().get(object) != simdjson::SUCCESS) {
-    return RuleError(index, "Error must be an object with Type (and Message)");
-  }
+  DDBD_ASSIGN_OR_RETURN(JsonObject object,
+                        ObjectOf(index, value, "Error must be an object with Type (and Message)"));
   effect.kind = faults::FaultKind::kError;
   for (auto [key, member] : object) {
     if (key == "Type") {
@@ -61,10 +66,9 @@ Status ParseError(size_t index, JsonValue value, faults::FaultEffect& effect) {
 }
 
 Status ParseUnprocessed(size_t index, JsonValue value, faults::FaultEffect& effect) {
-  JsonObject object;
-  if (value.get_object().get(object) != simdjson::SUCCESS) {
-    return RuleError(index, "Unprocessed must be an object: {\"Fraction\": f} or {\"Count\": n}");
-  }
+  DDBD_ASSIGN_OR_RETURN(
+      JsonObject object,
+      ObjectOf(index, value, "Unprocessed must be an object: {\"Fraction\": f} or {\"Count\": n}"));
   effect.kind = faults::FaultKind::kUnprocessed;
   for (auto [key, member] : object) {
     double fraction = 0;
@@ -84,10 +88,9 @@ Status ParseUnprocessed(size_t index, JsonValue value, faults::FaultEffect& effe
 }
 
 Status ParseConflict(size_t index, JsonValue value, faults::FaultEffect& effect) {
-  JsonObject object;
-  if (value.get_object().get(object) != simdjson::SUCCESS) {
-    return RuleError(index, "TransactionConflict must be an object ({} or {\"Items\": [i, …]})");
-  }
+  DDBD_ASSIGN_OR_RETURN(
+      JsonObject object,
+      ObjectOf(index, value, "TransactionConflict must be an object ({} or {\"Items\": [i, …]})"));
   effect.kind = faults::FaultKind::kTransactionConflict;
   for (auto [key, member] : object) {
     wire::JsonArray items;
@@ -141,10 +144,7 @@ Status ParseMatchOrSchedule(size_t index, std::string_view key, JsonValue member
 }
 
 Result<faults::FaultRule> ParseRule(size_t index, JsonValue value) {
-  JsonObject object;
-  if (value.get_object().get(object) != simdjson::SUCCESS) {
-    return RuleError(index, "a rule must be an object");
-  }
+  DDBD_ASSIGN_OR_RETURN(JsonObject object, ObjectOf(index, value, "a rule must be an object"));
   faults::FaultRule rule;
   int effects = 0;
   for (auto [key, member] : object) {

@@ -10,7 +10,7 @@ namespace ddbd::server::control {
 namespace {
 
 struct NamespaceSummary {
-  std::vector<std::string> tables;  // in ascending byte order
+  std::vector<std::string> tables;  // in ascending byte order (the catalog's)
   int64_t item_count = 0;
 };
 
@@ -54,13 +54,7 @@ Result<std::string> ListNamespaces(Service& service) {
 
 Result<std::string> DescribeNamespace(Service& service, std::string_view name) {
   DDBD_ASSIGN_OR_RETURN(std::string scope, Service::ScopeOfNamespace(name));
-  NamespaceSummary summary;
-  summary.tables = service.catalog().ListNames(scope);
-  for (const std::string& table_name : summary.tables) {
-    if (auto table = service.catalog().Find(scope, table_name)) {
-      summary.item_count += service.db().Stats(table->id).item_count;
-    }
-  }
+  const NamespaceSummary summary = Summaries(service)[scope];  // empty when never used
   wire::JsonWriter out;
   out.BeginObject();
   WriteSummary(out, scope, summary);

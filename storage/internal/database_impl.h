@@ -102,6 +102,12 @@ struct Database::Impl {
   std::vector<std::unique_lock<std::mutex>> LockAll(const std::vector<std::string>& item_keys);
   // Writes `batch` (nothing when empty).
   Status Commit(rocksdb::WriteBatch& batch);
+  // Copies the keys of `family` in [from_prefix, from_end) to the same keys under
+  // `to_prefix`, as of `snapshot` (nullptr: the latest state), committing every 1,000 puts;
+  // with `stats`, counts the values as items (their DynamoDB size) into it (table_copy.cc).
+  Status CopyRange(const rocksdb::Snapshot* snapshot, rocksdb::ColumnFamilyHandle* family,
+                   const std::string& from_prefix, const std::string& from_end,
+                   const std::string& to_prefix, TableStats* stats);
 
   ~Impl();
 };
