@@ -64,8 +64,8 @@ constexpr ErrorInfo kErrors[] = {
     {ErrorCode::kProvisionedThroughputExceeded,
      "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException", 400,
      MessageMember::kLowerCase},
-    // The namespace DynamoDB's throttling of control-plane calls uses (unverified).
-    {ErrorCode::kThrottling, "com.amazon.coral.availability#ThrottlingException", 400,
+    // Part of DynamoDB's API model since it carries ThrottlingReasons (on-demand throttling).
+    {ErrorCode::kThrottling, "com.amazonaws.dynamodb.v20120810#ThrottlingException", 400,
      MessageMember::kLowerCase},
     {ErrorCode::kRequestLimitExceeded, "com.amazonaws.dynamodb.v20120810#RequestLimitExceeded", 400,
      MessageMember::kLowerCase},
@@ -185,6 +185,18 @@ Error Error::TransactionInProgress(std::string message) {
 
 Error Error::IdempotentParameterMismatch(std::string message) {
   return Error(ErrorCode::kIdempotentParameterMismatch, std::move(message));
+}
+
+Error Error::Throttled(ErrorCode code, std::string message, ThrottlingReason reason) {
+  Error error(code, std::move(message));
+  error.throttling_reasons_ =
+      std::make_shared<const std::vector<ThrottlingReason>>(1, std::move(reason));
+  return error;
+}
+
+const std::vector<ThrottlingReason>& Error::throttling_reasons() const {
+  static const std::vector<ThrottlingReason> kNone;
+  return throttling_reasons_ ? *throttling_reasons_ : kNone;
 }
 
 const std::vector<CancellationReason>& Error::cancellation_reasons() const {

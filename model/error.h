@@ -39,7 +39,7 @@ enum class ErrorCode : uint8_t {
   kServiceUnavailable,
   kControlNotFound,
   kControlMethodNotAllowed,
-  // Raised only by fault injection (faults/) so far: ddbd enforces no capacity yet.
+  // Capacity throttling (capacity/, --enforce-capacity) and fault injection (faults/).
   kProvisionedThroughputExceeded,
   kThrottling,
   kRequestLimitExceeded,
@@ -70,6 +70,13 @@ struct CancellationReason {
   std::string code = "None";
   std::string message;               // empty for "None"
   std::shared_ptr<const Item> item;  // ReturnValuesOnConditionCheckFailure=ALL_OLD
+};
+
+// Why a request was throttled (the ThrottlingReasons of a throttling exception):
+// "<Table|Index><Read|Write><limit>" and the ARN of the table or index throttled.
+struct ThrottlingReason {
+  std::string reason;
+  std::string resource;
 };
 
 class Error {
@@ -103,6 +110,9 @@ class Error {
   static Error TransactionCanceled(std::vector<CancellationReason> reasons);
   static Error TransactionInProgress(std::string message);
   static Error IdempotentParameterMismatch(std::string message);
+  // A throttling exception (ProvisionedThroughputExceededException or ThrottlingException)
+  // with its one reason.
+  static Error Throttled(ErrorCode code, std::string message, ThrottlingReason reason);
   // DynamoDB Streams: a shard iterator older than 15 minutes.
   static Error ExpiredIterator(std::string message);
   // The control API's (/ddbd/…) 404 — no such path, namespace or snapshot — and 405.
@@ -121,12 +131,15 @@ class Error {
   const std::shared_ptr<const Item>& item() const { return item_; }
   // TransactionCanceledException's reasons; empty for every other error.
   const std::vector<CancellationReason>& cancellation_reasons() const;
+  // A throttling exception's reasons; empty for every other error.
+  const std::vector<ThrottlingReason>& throttling_reasons() const;
 
  private:
   ErrorCode code_;
   std::string message_;
   std::shared_ptr<const Item> item_;
   std::shared_ptr<const std::vector<CancellationReason>> reasons_;
+  std::shared_ptr<const std::vector<ThrottlingReason>> throttling_reasons_;
 };
 
 }  // namespace ddbd

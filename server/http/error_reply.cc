@@ -34,6 +34,14 @@ std::string RenderErrorBody(const Error& error) {
     }
     out.EndArray();
   }
+  if (!error.throttling_reasons().empty()) {
+    out.Key("ThrottlingReasons").BeginArray();
+    for (const ThrottlingReason& reason : error.throttling_reasons()) {
+      out.BeginObject().Key("reason").String(reason.reason);
+      out.Key("resource").String(reason.resource).EndObject();
+    }
+    out.EndArray();
+  }
   out.EndObject();
   return out.Take();
 }
