@@ -52,8 +52,8 @@ Error Throttled(const TableDef& table, const IndexDef* index, Access access,
     message = index && write ? kIndexWriteOnDemandMessage : kHotKeyMessage;
   }
   ThrottlingReason reason;
-  reason.reason = std::string(index ? "Index" : "Table") + (write ? "Write" : "Read") +
-                  std::string(limit_name);
+  reason.reason =
+      std::string(index ? "Index" : "Table") + (write ? "Write" : "Read") + std::string(limit_name);
   reason.resource = table.Arn();
   if (index) reason.resource += "/index/" + index->name;
   return Error::Throttled(
@@ -111,8 +111,8 @@ CapacityGovernor::Bucket& CapacityGovernor::Refilled(const BucketKey& key, const
 }
 
 std::optional<Error> CapacityGovernor::FirstShort(const TableDef& table, Access access,
-                                                  const std::vector<Draw>& draws,
-                                                  int64_t now_ms, bool need_units) {
+                                                  const std::vector<Draw>& draws, int64_t now_ms,
+                                                  bool need_units) {
   // Units are multiples of 0.5; the margin absorbs the sums' rounding.
   auto short_of = [&](const Bucket& bucket, double units) {
     return need_units ? bucket.tokens < units - 1e-6 : bucket.tokens <= 1e-9;
@@ -137,17 +137,17 @@ std::optional<Error> CapacityGovernor::FirstShort(const TableDef& table, Access 
 }
 
 void CapacityGovernor::ChargeLocked(const TableDef& table, Access access,
-                                    const std::vector<Draw>& draws, int64_t now_ms) {
+                                    const std::vector<Draw>& draws, int64_t now_ms, double sign) {
   for (const Draw& draw : draws) {
     const uint64_t id = draw.index ? draw.index->id : table.id;
     Refilled({id, 0, true, access}, ResourceLimit(table, draw.index, access), now_ms).tokens -=
-        draw.units;
+        sign * draw.units;
     if (draw.partition) {
       Refilled({id, *draw.partition, false, access}, PartitionLimit(access), now_ms).tokens -=
-          draw.units;
+          sign * draw.units;
     }
   }
-  PruneLocked(now_ms);
+  if (sign > 0) PruneLocked(now_ms);
 }
 
 void CapacityGovernor::PruneLocked(int64_t now_ms) {
@@ -161,8 +161,8 @@ void CapacityGovernor::PruneLocked(int64_t now_ms) {
   prune_at_ = std::max<size_t>(1024, 2 * buckets_.size());
 }
 
-Status CapacityGovernor::Admit(const TableDef& table, Access access,
-                               const std::vector<Draw>& draws, int64_t now_ms) {
+Status CapacityGovernor::Admit(const TableDef& table, Access access, const std::vector<Draw>& draws,
+                               int64_t now_ms) {
   std::lock_guard lock(mutex_);
   if (auto refusal = FirstShort(table, access, draws, now_ms, /*need_units=*/false)) {
     return *std::move(refusal);
@@ -170,14 +170,14 @@ Status CapacityGovernor::Admit(const TableDef& table, Access access,
   return OkStatus();
 }
 
-void CapacityGovernor::Charge(const TableDef& table, Access access,
-                              const std::vector<Draw>& draws, int64_t now_ms) {
+void CapacityGovernor::Charge(const TableDef& table, Access access, const std::vector<Draw>& draws,
+                              int64_t now_ms) {
   std::lock_guard lock(mutex_);
   ChargeLocked(table, access, draws, now_ms);
 }
 
-Status CapacityGovernor::Take(const TableDef& table, Access access,
-                              const std::vector<Draw>& draws, int64_t now_ms) {
+Status CapacityGovernor::Take(const TableDef& table, Access access, const std::vector<Draw>& draws,
+                              int64_t now_ms) {
   std::lock_guard lock(mutex_);
   if (auto refusal = FirstShort(table, access, draws, now_ms, /*need_units=*/true)) {
     return *std::move(refusal);
@@ -188,7 +188,7 @@ Status CapacityGovernor::Take(const TableDef& table, Access access,
 
 CapacityGovernor::BatchVerdict CapacityGovernor::TakeEach(
     const std::vector<const TableDef*>& tables, Access access,
-    const std::vector<std::vector<Draw>>& draws, int64_t now_ms) {
+    const std::vector<std::vector<Draw>>& draws, int64_t now_ms, bool all_or_nothing) {
   std::lock_guard lock(mutex_);
   BatchVerdict verdict;
   for (size_t i = 0; i < draws.size(); ++i) {
@@ -197,7 +197,15 @@ CapacityGovernor::BatchVerdict CapacityGovernor::TakeEach(
     if (!refusal) {
       ChargeLocked(*tables[i], access, draws[i], now_ms);
     } else if (!verdict.first_refusal) {
-      verdict.first_refusal = std::move(refusal);
+      verdict.first_refusal = refusal;
+    }
+    verdict.refusals.push_back(std::move(refusal));
+  }
+  if (all_or_nothing && verdict.first_refusal) {
+    // Same clock reading, no refill in between: adding the units back restores each bucket.
+    for (size_t i = 0; i < draws.size(); ++i) {
+      if (verdict.admitted[i]) ChargeLocked(*tables[i], access, draws[i], now_ms, -1);
+      verdict.admitted[i] = false;
     }
   }
   return verdict;

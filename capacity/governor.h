@@ -67,20 +67,21 @@ class CapacityGovernor {
                int64_t now_ms);
   // Charges what a request consumed, admitted or not (a failed conditional write still costs
   // its units); may leave buckets in debt.
-  void Charge(const TableDef& table, Access access, const std::vector<Draw>& draws,
-              int64_t now_ms);
+  void Charge(const TableDef& table, Access access, const std::vector<Draw>& draws, int64_t now_ms);
   // Admits and charges in one step when every bucket holds its draw's units; otherwise charges
   // nothing and returns the throttling exception.
-  Status Take(const TableDef& table, Access access, const std::vector<Draw>& draws,
-              int64_t now_ms);
+  Status Take(const TableDef& table, Access access, const std::vector<Draw>& draws, int64_t now_ms);
   // Take for each request of a batch in turn (request i draws `draws[i]` from `tables[i]`):
-  // which were admitted (and charged), and the exception of the first one refused.
+  // which were admitted (and charged), and each refusal. With `all_or_nothing` (a
+  // transaction), one refusal refunds what the others took.
   struct BatchVerdict {
     std::vector<bool> admitted;
+    std::vector<std::optional<Error>> refusals;  // per request
     std::optional<Error> first_refusal;
   };
   BatchVerdict TakeEach(const std::vector<const TableDef*>& tables, Access access,
-                        const std::vector<std::vector<Draw>>& draws, int64_t now_ms);
+                        const std::vector<std::vector<Draw>>& draws, int64_t now_ms,
+                        bool all_or_nothing = false);
 
   // How many buckets are remembered (tests of the memory bound).
   size_t BucketCount() const;
@@ -108,8 +109,8 @@ class CapacityGovernor {
   };
   // What a bucket holds and refills, and what its exhaustion is called.
   struct Limit {
-    double rate = 0;      // units per second
-    double capacity = 0;  // units
+    double rate = 0;        // units per second
+    double capacity = 0;    // units
     std::string_view name;  // "ProvisionedThroughputExceeded", …
   };
   Limit ResourceLimit(const TableDef& table, const IndexDef* index, Access access) const;
@@ -119,10 +120,10 @@ class CapacityGovernor {
   // The first bucket of `draws` holding no more than `need(draw)` units (admission: 0;
   // writes: their units, less a rounding margin), as a throttling exception.
   std::optional<Error> FirstShort(const TableDef& table, Access access,
-                                  const std::vector<Draw>& draws, int64_t now_ms,
-                                  bool need_units);
+                                  const std::vector<Draw>& draws, int64_t now_ms, bool need_units);
+  // Subtracts the draws' units (`sign` -1 refunds them).
   void ChargeLocked(const TableDef& table, Access access, const std::vector<Draw>& draws,
-                    int64_t now_ms);
+                    int64_t now_ms, double sign = 1);
   // Forgets full buckets once the map has grown past its last pruned size.
   void PruneLocked(int64_t now_ms);
 

@@ -102,6 +102,9 @@ std::string UsageText() {
                         e.g. 2024-03-01T12:00:00Z); see PUT /ddbd/clock
   --no-control-api      answer 404 on every /ddbd/ path except /ddbd/health (the
                         control API: namespaces, the clock, TTL sweeps)
+  --enforce-capacity    throttle as DynamoDB does: provisioned RCU/WCU with 300 s of
+                        burst, on-demand maximums, 3,000 RCU / 1,000 WCU per partition
+                        key value per second (refilled by the server's clock)
   --cors ORIGINS        origins allowed to call from a browser, comma-separated
                         (default *: every origin)
   --log-level LEVEL     error, warning, info (the default) or debug
@@ -290,6 +293,7 @@ std::vector<Option> BehaviourOptions() {
          return OkStatus();
        }},
       Flag({"--no-control-api"}, [](CommandLine& cl) { cl.service.control_api = false; }),
+      Flag({"--enforce-capacity"}, [](CommandLine& cl) { cl.service.enforce_capacity = true; }),
   };
 }
 

@@ -63,6 +63,8 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
       ttl_(db, catalog, clock_, executor_, options_.ttl_interval),
       retention_(db, catalog, clock_, executor_, options_.ttl_interval),
       client_tokens_(clock_),
+      capacity_(options_.enforce_capacity ? std::make_unique<capacity::CapacityGovernor>()
+                                          : nullptr),
       executor_(BackgroundThreads(options_.background_threads)) {
   index_part_.SetVectorListener(
       [this](vector::EntryChange change) { vectors_.Apply(std::move(change)); });

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "capacity/governor.h"
 #include "faults/injector.h"
 #include "index/backfill.h"
 #include "index/entries_part.h"
@@ -73,6 +74,8 @@ struct ServiceOptions {
   std::optional<int64_t> start_time_ms;
   // The control API under /ddbd/ (--no-control-api turns it off).
   bool control_api = true;
+  // Throttle requests by the tables' capacity and the partition limits (--enforce-capacity).
+  bool enforce_capacity = false;
 };
 
 // The credential scope of a SigV4-signed request ("Credential=AKID/date/region/service/…").
@@ -107,6 +110,8 @@ class Service {
   ttl::Sweeper& ttl() { return ttl_; }
   // The fault rules of the control API (/ddbd/faults).
   faults::FaultInjector& faults() { return faults_; }
+  // The throughput limits with --enforce-capacity; null without.
+  capacity::CapacityGovernor* capacity() { return capacity_.get(); }
   // TransactWriteItems' ClientRequestTokens of the last ten minutes.
   transactions::ClientTokens& client_tokens() { return client_tokens_; }
 
@@ -160,6 +165,7 @@ class Service {
   streams::Retention retention_;
   transactions::ClientTokens client_tokens_;
   faults::FaultInjector faults_;
+  std::unique_ptr<capacity::CapacityGovernor> capacity_;
   std::optional<std::string> graph_dir_;
   Executor executor_;
 };

@@ -7,6 +7,7 @@
 #include "expressions/evaluator.h"
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
+#include "server/ops/throttling.h"
 #include "server/wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
@@ -109,6 +110,10 @@ Result<std::string> BatchGetItem(OpContext& ctx, const Request& req) {
   size_t response_bytes = 0;
   std::vector<std::vector<size_t>> unprocessed(in.tables.size());
   std::vector<double> units(in.tables.size(), 0);
+  // Keys refused by the throughput limits are left unprocessed; when every key is, the
+  // request fails with the first refusal (DynamoDB's rule for a batch throttled throughout).
+  std::optional<Error> first_refusal;
+  bool any_processed = false;
   for (size_t t = 0; t < in.tables.size(); ++t) {
     out.Key(in.tables[t].table_name).BeginArray();
     // Numerically equal keys (canonical numbers) return their item once.
@@ -116,12 +121,22 @@ Result<std::string> BatchGetItem(OpContext& ctx, const Request& req) {
     for (size_t k = 0; k < keys[t].size(); ++k) {
       if (response_bytes > kMaxResponseBytes) {
         unprocessed[t].push_back(k);
+        any_processed = true;
         continue;
       }
+      const ReadSite site{tables[t].get(), nullptr, PartitionOf({keys[t][k].partition})};
+      if (Status admitted = AdmitRead(ctx, site); !admitted.ok()) {
+        if (!first_refusal) first_refusal = std::move(admitted).error();
+        unprocessed[t].push_back(k);
+        continue;
+      }
+      any_processed = true;
       if (!fetched.insert(keys[t][k]).second) continue;
       DDBD_ASSIGN_OR_RETURN(std::optional<Item> item, ctx.db().GetItem(*tables[t], keys[t][k]));
       size_t bytes = item ? ItemSize(*item) : 0;
-      units[t] += ReadUnits(bytes, in.tables[t].consistent_read);
+      const double key_units = ReadUnits(bytes, in.tables[t].consistent_read);
+      ChargeRead(ctx, site, key_units);
+      units[t] += key_units;
       if (!item) continue;
       response_bytes += bytes;
       const auto& projection = in.tables[t].expressions.projection;
@@ -130,6 +145,7 @@ Result<std::string> BatchGetItem(OpContext& ctx, const Request& req) {
     out.EndArray();
   }
   out.EndObject();
+  if (first_refusal && !any_processed) return *std::move(first_refusal);
   out.Key("UnprocessedKeys").BeginObject();
   for (size_t t = 0; t < in.tables.size(); ++t) {
     if (unprocessed[t].empty()) continue;

@@ -1,6 +1,8 @@
 // BatchWriteItem: up to 25 puts and deletes over one or more tables, applied atomically in
 // one storage batch (DynamoDB promises less; nothing is ever half-applied here). Any
-// invalid request rejects the whole batch before anything is written.
+// invalid request rejects the whole batch before anything is written. With
+// --enforce-capacity, the writes the throughput limits refuse come back as UnprocessedItems
+// (all of them refused: the throttling exception) and the others are applied together.
 #include <algorithm>
 #include <unordered_set>
 
@@ -8,6 +10,8 @@
 #include "index/vector_entries.h"
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
+#include "server/ops/throttling.h"
+#include "server/wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -87,17 +91,100 @@ Result<BatchWriteInput> ParseBatchWrite(wire::JsonObject body) {
   return in;
 }
 
+// One write of the batch, checked against its table.
+struct BatchEntry {
+  std::shared_ptr<const TableDef> table;
+  size_t table_request = 0;  // which of the request's tables named it
+  PrimaryKey key;
+  const WriteRequest* request = nullptr;
+};
+
+// Applies `entries` in one storage batch. With --enforce-capacity, the writes the throughput
+// limits refuse are left out (appended to `refused`, with the first refusal kept) and the rest
+// applied; the result lists the writes applied and their outcomes.
+struct Applied {
+  std::vector<const BatchEntry*> entries;
+  std::vector<storage::WriteOutcome> outcomes;
+};
+Result<Applied> ApplyWithinCapacity(OpContext& ctx, const std::vector<BatchEntry>& entries,
+                                    std::vector<const BatchEntry*>& refused,
+                                    std::optional<Error>& first_refusal) {
+  Applied applied;
+  for (const BatchEntry& entry : entries) applied.entries.push_back(&entry);
+  // Each attempt that meets a limit drops the writes refused and tries the rest again (their
+  // units may differ by then: old items are re-read), so attempts strictly shrink.
+  while (!applied.entries.empty()) {
+    std::vector<storage::ItemWrite> writes;
+    for (const BatchEntry* entry : applied.entries) {
+      writes.push_back(storage::Replacement(*entry->table, entry->key, entry->request->put_item));
+    }
+    std::vector<bool> refusals;
+    storage::Verdict verdict;
+    if (capacity::CapacityGovernor* governor = ctx.service().capacity()) {
+      verdict = [&](const std::vector<storage::WriteOutcome>& outcomes) -> Status {
+        std::vector<const TableDef*> tables;
+        std::vector<std::vector<capacity::Draw>> draws;
+        for (size_t i = 0; i < outcomes.size(); ++i) {
+          tables.push_back(applied.entries[i]->table.get());
+          draws.push_back(WriteDraws(*tables.back(), applied.entries[i]->key.partition, outcomes[i],
+                                     /*factor=*/1));
+        }
+        auto taken = governor->TakeEach(tables, capacity::Access::kWrite, draws, ctx.NowMs(),
+                                        /*all_or_nothing=*/true);
+        if (!taken.first_refusal) return OkStatus();
+        for (const auto& refusal : taken.refusals) refusals.push_back(refusal.has_value());
+        if (!first_refusal) first_refusal = taken.first_refusal;
+        return *taken.first_refusal;  // nothing is written; the caller retries the rest
+      };
+    }
+    auto outcomes = ctx.db().WriteItems(std::move(writes), verdict);
+    if (outcomes.ok()) {
+      applied.outcomes = *std::move(outcomes);
+      return applied;
+    }
+    if (refusals.empty()) return std::move(outcomes).error();
+    std::vector<const BatchEntry*> admitted;
+    for (size_t i = 0; i < refusals.size(); ++i) {
+      (refusals[i] ? refused : admitted).push_back(applied.entries[i]);
+    }
+    applied.entries = std::move(admitted);
+  }
+  return applied;
+}
+
+void WriteUnprocessedItems(wire::JsonWriter& out, const BatchWriteInput& in,
+                           const std::vector<const BatchEntry*>& refused) {
+  out.Key("UnprocessedItems").BeginObject();
+  for (size_t t = 0; t < in.tables.size(); ++t) {
+    bool open = false;
+    for (const BatchEntry* entry : refused) {
+      if (entry->table_request != t) continue;
+      if (!open) out.Key(in.tables[t].table_name).BeginArray();
+      open = true;
+      out.BeginObject();
+      if (entry->request->put_item) {
+        out.Key("PutRequest").BeginObject().Key("Item");
+        wire::WriteAttributeMap(out, *entry->request->put_item);
+      } else {
+        out.Key("DeleteRequest").BeginObject().Key("Key");
+        wire::WriteAttributeMap(out, entry->request->delete_key);
+      }
+      out.EndObject().EndObject();
+    }
+    if (open) out.EndArray();
+  }
+  out.EndObject();
+}
+
 }  // namespace
 
 Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(BatchWriteInput in, ParseBatchWrite(req.body));
-  MultiWrite multi;
-  std::vector<storage::ItemWrite> writes;
+  std::vector<BatchEntry> entries;
   std::unordered_set<ItemIdentity, ItemIdentityHash> seen;
   for (size_t t = 0; t < in.tables.size(); ++t) {
     DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.tables[t].table_name));
-    const size_t position = multi.TableIndex(table, in.tables[t].table_name);
-    for (auto& request : in.tables[t].requests) {
+    for (const auto& request : in.tables[t].requests) {
       PrimaryKey key;
       if (request.put_item) {
         DDBD_ASSIGN_OR_RETURN(key, KeyFromItem(*table, *request.put_item));
@@ -110,16 +197,25 @@ Result<std::string> BatchWriteItem(OpContext& ctx, const Request& req) {
       if (!seen.insert(ItemIdentity{table->id, key}).second) {
         return Error::Validation("Provided list of item keys contains duplicates");
       }
-      multi.table_of_write.push_back(position);
-      multi.partitions.push_back(key.partition);
-      writes.push_back(storage::Replacement(*table, std::move(key), request.put_item));
+      entries.push_back({table, t, std::move(key), &request});
     }
   }
-  DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes)));
+  std::vector<const BatchEntry*> refused;
+  std::optional<Error> first_refusal;
+  DDBD_ASSIGN_OR_RETURN(Applied applied, ApplyWithinCapacity(ctx, entries, refused, first_refusal));
+  // A batch refused throughout is answered with the throttling exception itself.
+  if (applied.entries.empty() && first_refusal) return *std::move(first_refusal);
 
+  MultiWrite multi;
+  for (const BatchEntry* entry : applied.entries) {
+    multi.table_of_write.push_back(
+        multi.TableIndex(entry->table, in.tables[entry->table_request].table_name));
+    multi.partitions.push_back(entry->key.partition);
+  }
   wire::JsonWriter out;
-  out.BeginObject().Key("UnprocessedItems").BeginObject().EndObject();
-  WriteMultiWriteMetrics(out, multi, outcomes, in.capacity, in.item_collection_metrics,
+  out.BeginObject();
+  WriteUnprocessedItems(out, in, refused);
+  WriteMultiWriteMetrics(out, multi, applied.outcomes, in.capacity, in.item_collection_metrics,
                          /*unit_factor=*/1);
   out.EndObject();
   return out.Take();

@@ -495,6 +495,9 @@ std::optional<std::string_view> BatchErrorCode(const Error& error) {
       {ErrorCode::kValidation, "ValidationError"},
       {ErrorCode::kResourceNotFound, "ResourceNotFound"},
       {ErrorCode::kItemCollectionSizeLimitExceeded, "ItemCollectionSizeLimitExceeded"},
+      // A statement throttled by --enforce-capacity.
+      {ErrorCode::kProvisionedThroughputExceeded, "ProvisionedThroughputExceeded"},
+      {ErrorCode::kThrottling, "ThrottlingError"},
   };
   for (const auto& [code, name] : kCodes) {
     if (code == error.code()) return name;

@@ -1,15 +1,19 @@
 // GetItem: read one item by its primary key.
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
+#include "server/ops/throttling.h"
 
 namespace ddbd::server::ops {
 
 Result<GetOutput> ExecuteGetItem(OpContext& ctx, const GetRequest& in) {
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.table_name));
   DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromParameter(*table, in.key));
+  const ReadSite site{table.get(), nullptr, PartitionOf({key.partition})};
+  DDBD_RETURN_IF_ERROR(AdmitRead(ctx, site));
   GetOutput output;
   DDBD_ASSIGN_OR_RETURN(output.item, ctx.db().GetItem(*table, key));
   output.units = ReadUnits(output.item ? ItemSize(*output.item) : 0, in.consistent_read);
+  ChargeRead(ctx, site, output.units);
   return output;
 }
 

@@ -4,6 +4,7 @@
 #include "expressions/evaluator.h"
 #include "index/index_entries.h"
 #include "index/vector_entries.h"
+#include "server/ops/throttling.h"
 #include "server/wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
@@ -205,7 +206,14 @@ Result<WriteOutput> ExecuteItemWrite(OpContext& ctx, PreparedWrite write) {
   output.partition = write.key.partition;
   std::vector<storage::ItemWrite> writes;
   writes.push_back(write.ToItemWrite());
-  DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes)));
+  storage::Verdict capacity;
+  if (ctx.service().capacity()) {
+    capacity = [&ctx, &write](const std::vector<storage::WriteOutcome>& outcomes) {
+      return TakeWriteCapacity(ctx, {write.table.get()}, {write.key.partition}, outcomes,
+                               /*transaction=*/false);
+    };
+  }
+  DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes), capacity));
   output.outcome = std::move(outcomes.front());
   output.attributes = ReturnedAttributes(*write.request, output.outcome);
   output.request = std::move(write.request);

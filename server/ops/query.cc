@@ -4,6 +4,7 @@
 #include "expressions/key_range.h"
 #include "server/ops/ops.h"
 #include "server/ops/read_pager.h"
+#include "server/ops/throttling.h"
 #include "server/wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
@@ -109,12 +110,17 @@ Result<PageOutput> ExecuteQuery(OpContext& ctx, QueryInput& in) {
     DDBD_RETURN_IF_ERROR(
         CheckStartKeyInside(target, range, in.read.expressions.bindings, *start_key));
   }
+  // A Query reads one partition of the table or of the index.
+  const ReadSite site{table.get(), target.index, PartitionOf(range.partition)};
+  DDBD_RETURN_IF_ERROR(AdmitRead(ctx, site));
   auto cursor =
       target.index
           ? ctx.db().ScanIndexPartition(target.index->id, range.partition, range.sort_prefix,
                                         range.sort, in.forward, start)
           : ctx.db().ScanPartition(*table, range.partition[0], range.sort, in.forward, start);
-  return ReadPage(ctx.db(), target, *cursor, in.read);
+  DDBD_ASSIGN_OR_RETURN(PageOutput page, ReadPage(ctx.db(), target, *cursor, in.read));
+  ChargeRead(ctx, site, page.use);
+  return page;
 }
 
 Result<std::string> Query(OpContext& ctx, const Request& req) {

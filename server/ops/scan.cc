@@ -2,6 +2,7 @@
 // order inside), or of one segment of a parallel scan; filtered, projected and paged.
 #include "server/ops/ops.h"
 #include "server/ops/read_pager.h"
+#include "server/ops/throttling.h"
 #include "server/wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
@@ -98,9 +99,14 @@ Result<PageOutput> ExecuteScan(OpContext& ctx, ScanInput& in) {
           std::to_string(in.total_segments) + " Segment: " + std::to_string(in.segment));
     }
   }
+  // A Scan spans partitions: it meets the table's (or index's) limit, no partition's.
+  const ReadSite site{table.get(), target.index, std::nullopt};
+  DDBD_RETURN_IF_ERROR(AdmitRead(ctx, site));
   auto cursor = target.index ? ctx.db().ScanIndexHashRange(target.index->id, begin, end, start)
                              : ctx.db().ScanHashRange(*table, begin, end, start);
-  return ReadPage(ctx.db(), target, *cursor, in.read);
+  DDBD_ASSIGN_OR_RETURN(PageOutput page, ReadPage(ctx.db(), target, *cursor, in.read));
+  ChargeRead(ctx, site, page.use);
+  return page;
 }
 
 Result<std::string> Scan(OpContext& ctx, const Request& req) {

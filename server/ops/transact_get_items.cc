@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "server/ops/ops.h"
+#include "server/ops/throttling.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -75,7 +76,23 @@ Result<TransactGetOutput> ExecuteTransactGetItems(OpContext& ctx, TransactGetInp
           "Transaction request cannot include multiple operations on one item");
     }
   }
+  // Every Get is admitted before any is read; a refused one cancels the transaction.
+  std::vector<ReadSite> sites;
+  std::vector<CancellationReason> reasons(reads.size());
+  bool throttled = false;
+  for (size_t i = 0; i < reads.size(); ++i) {
+    sites.push_back({tables[i].get(), nullptr, PartitionOf({reads[i].key.partition})});
+    if (Status admitted = AdmitRead(ctx, sites[i]); !admitted.ok()) {
+      reasons[i].code = std::string(capacity::CapacityGovernor::CancellationCode(admitted.error()));
+      reasons[i].message = admitted.error().message();
+      throttled = true;
+    }
+  }
+  if (throttled) return Error::TransactionCanceled(std::move(reasons));
   DDBD_ASSIGN_OR_RETURN(output.outcomes, ctx.db().WriteItems(std::move(reads)));
+  for (size_t i = 0; i < sites.size(); ++i) {
+    ChargeRead(ctx, sites[i], 2 * ReadUnits(output.outcomes[i].old_size, /*consistent=*/true));
+  }
   output.gets = std::move(in.gets);
   return output;
 }

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "server/ops/ops.h"
+#include "server/ops/throttling.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -212,9 +213,15 @@ Result<TransactWriteOutput> ExecuteTransactWriteItems(OpContext& ctx, TransactWr
     output.writes.partitions.push_back(write.key.partition);
     writes.push_back(write.ToItemWrite());
   }
+  std::vector<const TableDef*> tables;
+  for (size_t i = 0; i < prepared.size(); ++i) {
+    tables.push_back(output.writes.tables[output.writes.table_of_write[i]].get());
+  }
   DDBD_ASSIGN_OR_RETURN(output.outcomes,
-                        ctx.db().WriteItems(std::move(writes), [&checks](const auto& outcomes) {
-                          return TransactionVerdict(checks, outcomes);
+                        ctx.db().WriteItems(std::move(writes), [&](const auto& outcomes) -> Status {
+                          DDBD_RETURN_IF_ERROR(TransactionVerdict(checks, outcomes));
+                          return TakeWriteCapacity(ctx, tables, output.writes.partitions, outcomes,
+                                                   /*transaction=*/true);
                         }));
   return output;
 }

@@ -177,6 +177,23 @@ TEST(CapacityGovernorTest, ABatchTakesWhatFitsInRequestOrder) {
   EXPECT_EQ(CapacityGovernor::CancellationCode(
                 Error::Throttled(ErrorCode::kThrottling, "x", ThrottlingReason{})),
             "ThrottlingError");
+  EXPECT_FALSE(verdict.refusals[0].has_value());
+  EXPECT_TRUE(verdict.refusals[1].has_value());
+}
+
+TEST(CapacityGovernorTest, ATransactionIsAdmittedWholeOrNotAtAll) {
+  CapacityGovernor governor;
+  const TableDef table = ProvisionedTable(1, 1);
+  ASSERT_EQ(WritesAdmitted(governor, table, 0), 300);
+  // Three units refilled; the transaction needs 2 + 2 + 2.
+  auto verdict = governor.TakeEach({&table, &table, &table}, Access::kWrite,
+                                   {OnTable(2), OnTable(2), OnTable(2)}, 3000,
+                                   /*all_or_nothing=*/true);
+  EXPECT_EQ(verdict.admitted, (std::vector<bool>{false, false, false}));
+  EXPECT_FALSE(verdict.refusals[0].has_value());
+  EXPECT_TRUE(verdict.refusals[1].has_value());
+  EXPECT_TRUE(verdict.refusals[2].has_value());
+  EXPECT_EQ(WritesAdmitted(governor, table, 3000), 3);  // nothing was kept
 }
 
 TEST(CapacityGovernorTest, BucketsOfIdlePartitionsAreForgotten) {

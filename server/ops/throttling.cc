@@ -1,0 +1,87 @@
+#include "server/ops/throttling.h"
+
+#include "server/ops/item_request.h"
+#include "storage/database.h"
+
+namespace ddbd::server::ops {
+namespace {
+
+std::vector<capacity::Draw> ReadDraws(const ReadSite& site, const CapacityUse& use) {
+  // An LSI's units are its table's; a GSI's, its own.
+  const IndexDef* gsi = site.index && !site.index->local ? site.index : nullptr;
+  double units = use.table_units;
+  for (const auto& [name, index_units] : use.local_indexes) units += index_units;
+  for (const auto& [name, index_units] : use.global_indexes) units += index_units;
+  return {capacity::Draw{gsi, site.partition, units}};
+}
+
+}  // namespace
+
+uint64_t PartitionOf(const std::vector<AttributeValue>& partition) {
+  return storage::Database::PartitionHash(partition);
+}
+
+Status AdmitRead(OpContext& ctx, const ReadSite& site) {
+  capacity::CapacityGovernor* governor = ctx.service().capacity();
+  if (!governor) return OkStatus();
+  return governor->Admit(*site.table, capacity::Access::kRead, ReadDraws(site, {}), ctx.NowMs());
+}
+
+void ChargeRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use) {
+  capacity::CapacityGovernor* governor = ctx.service().capacity();
+  if (!governor) return;
+  governor->Charge(*site.table, capacity::Access::kRead, ReadDraws(site, use), ctx.NowMs());
+}
+
+void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units) {
+  CapacityUse use;
+  use.table_units = table_units;
+  ChargeRead(ctx, site, use);
+}
+
+std::vector<capacity::Draw> WriteDraws(const TableDef& table, const AttributeValue& partition,
+                                       const storage::WriteOutcome& outcome, double factor) {
+  const CapacityUse use = WriteCapacityUse(table, outcome, CapacityDetail::kIndexes);
+  double table_units = use.table_units;
+  for (const auto& [name, units] : use.local_indexes) table_units += units;
+  std::vector<capacity::Draw> draws;
+  draws.push_back({nullptr, PartitionOf({partition}), table_units * factor});
+  for (const auto& [name, units] : use.global_indexes) {
+    draws.push_back({table.FindIndex(name), std::nullopt, units * factor});
+  }
+  return draws;
+}
+
+Status TakeWriteCapacity(OpContext& ctx, const std::vector<const TableDef*>& tables,
+                         const std::vector<AttributeValue>& partitions,
+                         const std::vector<storage::WriteOutcome>& outcomes, bool transaction) {
+  capacity::CapacityGovernor* governor = ctx.service().capacity();
+  if (!governor) return OkStatus();
+  const double factor = transaction ? 2 : 1;
+  std::vector<std::vector<capacity::Draw>> draws;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    draws.push_back(WriteDraws(*tables[i], partitions[i], outcomes[i], factor));
+  }
+  bool failed = false;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (!outcomes[i].failure) continue;
+    // A failed condition still costs its table units.
+    governor->Charge(*tables[i], capacity::Access::kWrite, {draws[i].front()}, ctx.NowMs());
+    failed = true;
+  }
+  if (failed) return OkStatus();
+  auto verdict = governor->TakeEach(tables, capacity::Access::kWrite, draws, ctx.NowMs(),
+                                    /*all_or_nothing=*/true);
+  if (!verdict.first_refusal) return OkStatus();
+  if (!transaction) return *std::move(verdict.first_refusal);
+  std::vector<CancellationReason> reasons(outcomes.size());
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (!verdict.refusals[i]) continue;
+    reasons[i].code =
+        std::string(capacity::CapacityGovernor::CancellationCode(*verdict.refusals[i]));
+    reasons[i].message = verdict.refusals[i]->message();
+  }
+  return Error::TransactionCanceled(std::move(reasons));
+}
+
+}  // namespace ddbd::server::ops

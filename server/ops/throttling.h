@@ -1,0 +1,49 @@
+// What each operation draws from the throughput limits of capacity/ (--enforce-capacity):
+// reads are admitted before they run and charged with what they consumed; writes are decided
+// in the write path's verdict, when their units are known and nothing is written yet. Without
+// --enforce-capacity every function here admits everything and charges nothing.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "capacity/governor.h"
+#include "model/attribute_value.h"
+#include "model/table_def.h"
+#include "server/op_context.h"
+#include "server/ops/common.h"
+#include "storage/write.h"
+
+namespace ddbd::server::ops {
+
+// The hash the partition limits know a partition-key value by (of the table or of a GSI).
+uint64_t PartitionOf(const std::vector<AttributeValue>& partition);
+
+// A read of the table or `index` (a GSI reads its own capacity, an LSI its table's), in one
+// partition or, for a Scan, in none.
+struct ReadSite {
+  const TableDef* table = nullptr;
+  const IndexDef* index = nullptr;
+  std::optional<uint64_t> partition;
+};
+// ProvisionedThroughputExceededException or ThrottlingException when the read's buckets are
+// empty.
+Status AdmitRead(OpContext& ctx, const ReadSite& site);
+// Charges what the read consumed (`use`: its table, LSI and GSI units).
+void ChargeRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use);
+void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units);
+
+// What one item write draws: its table (with its LSIs) and each GSI it updates, in its
+// partition, times `factor` (2 in transactions).
+std::vector<capacity::Draw> WriteDraws(const TableDef& table, const AttributeValue& partition,
+                                       const storage::WriteOutcome& outcome, double factor);
+
+// The verdict of writes that succeed or fail together (one item, a transaction's actions):
+// the throttling exception — for a transaction, TransactionCanceledException with each
+// refused action's reason — unless every write's units are available, which it then takes.
+// Writes that failed on their own (a condition) are charged and left to fail.
+Status TakeWriteCapacity(OpContext& ctx, const std::vector<const TableDef*>& tables,
+                         const std::vector<AttributeValue>& partitions,
+                         const std::vector<storage::WriteOutcome>& outcomes, bool transaction);
+
+}  // namespace ddbd::server::ops
