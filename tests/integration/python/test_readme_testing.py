@@ -60,3 +60,18 @@ def test_the_python_helpers_and_the_ttl_test_work_as_written(server):
     assert namespace["control"]("GET", "/ddbd/namespaces/readme")["Tables"] == ["Sessions"]
     namespace["control"]("DELETE", "/ddbd/namespaces/readme")
     assert server.client(namespace="readme").list_tables()["TableNames"] == []
+
+
+def test_the_capacity_example_works_as_written():
+    process = DdbdProcess("--in-memory", "--enforce-capacity").start()
+    try:
+        helpers, *rest = blocks("python")
+        namespace = {}
+        exec(helpers.replace("http://localhost:8000", process.endpoint), namespace)
+        example = next(block for block in rest if "def test_orders_throttle" in block)
+        exec(example, namespace)
+        ddb = process.client()  # retries off, as the example asks
+        namespace["test_orders_throttle_past_their_burst"](ddb)
+        assert ddb.scan(TableName="Orders", Select="COUNT")["Count"] == 301
+    finally:
+        process.cleanup()
