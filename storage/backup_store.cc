@@ -85,8 +85,9 @@ Result<std::vector<SnapshotRecord>> Database::Snapshots() {
 
 Result<TableStats> Database::CopyItems(uint64_t from_id, uint64_t to_id) {
   TableStats copied;
-  DDBD_RETURN_IF_ERROR(impl_->CopyRange(nullptr, impl_->items, TablePrefix(from_id),
-                                        TablePrefix(from_id + 1), TablePrefix(to_id), &copied));
+  DDBD_RETURN_IF_ERROR(
+      impl_->CopyRanges(nullptr, {{impl_->items, TablePrefix(from_id), TablePrefix(from_id + 1),
+                                   TablePrefix(to_id), &copied}}));
   return copied;
 }
 

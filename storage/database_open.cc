@@ -173,6 +173,14 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
       rocksdb::DB::Open(db_options, path, Families(db_options), &handles, &raw);
   if (!status.ok()) return StorageError(status);
   impl->db.reset(raw);
+  impl->path = path;
+  // Table files a copy wrote but had not ingested when the process stopped.
+  std::vector<std::string> leftovers;
+  if (raw->GetEnv()->GetChildren(path + "/ingest", &leftovers).ok()) {
+    for (const std::string& name : leftovers) {
+      raw->GetEnv()->DeleteFile(path + "/ingest/" + name).PermitUncheckedError();
+    }
+  }
   impl->catalog = raw->DefaultColumnFamily();
   // The default handle returned by Open is not the one DefaultColumnFamily() owns.
   raw->DestroyColumnFamilyHandle(handles[0]).PermitUncheckedError();

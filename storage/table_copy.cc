@@ -2,6 +2,10 @@
 // removal. A copy reads one RocksDB snapshot, so the items, index entries and item
 // collections copied are of one moment, and the statistics written for the copy are counted
 // from what was copied.
+#include <rocksdb/sst_file_writer.h>
+
+#include <thread>
+
 #include "storage/internal/database_impl.h"
 #include "storage/internal/item_codec.h"
 #include "storage/internal/key_codec.h"
@@ -9,21 +13,97 @@
 namespace ddbd::storage {
 namespace {
 
-// Commits every kCopyBatch puts: a large table never makes one huge batch.
-constexpr int kCopyBatch = 1000;
+// Up to this many entries are copied in one write batch; a longer range goes to a table file
+// that RocksDB ingests whole, which skips the write-ahead log and the memtable.
+constexpr size_t kBatchedEntries = 1000;
 
 }  // namespace
+
+// One range's copy: its first entries in a write batch, the rest (once the range proves long)
+// in a table file to ingest. Removes its file when done (moved away by then, unless the
+// ingestion copied it or never happened).
+class Database::Impl::RangeCopy {
+ public:
+  RangeCopy(Impl& impl, rocksdb::ColumnFamilyHandle* family) : impl_(impl), family_(family) {}
+  ~RangeCopy() {
+    if (!path_.empty()) impl_.db->GetEnv()->DeleteFile(path_).PermitUncheckedError();
+  }
+
+  Status Add(const std::string& key, std::string_view value) {
+    if (!writer_ && head_.size() < kBatchedEntries) {
+      head_.emplace_back(key, value);
+      return OkStatus();
+    }
+    if (!writer_) {
+      DDBD_RETURN_IF_ERROR(OpenFile());
+      for (const auto& [head_key, head_value] : head_)
+        DDBD_RETURN_IF_ERROR(Put(head_key, head_value));
+      head_ = {};
+    }
+    return Put(key, value);
+  }
+
+  // Commits the batched entries, or finishes the file and adds it to `files` (whose ingestion
+  // is the caller's: RocksDB moves the file in, or copies it when the Env cannot link).
+  Status Finish(std::vector<rocksdb::IngestExternalFileArg>& files) {
+    if (!writer_) {
+      rocksdb::WriteBatch batch;
+      for (const auto& [key, value] : head_) batch.Put(family_, key, value);
+      return impl_.Commit(batch);
+    }
+    rocksdb::Status status = writer_->Finish();
+    if (!status.ok()) return StorageError(status);
+    rocksdb::IngestExternalFileArg file;
+    file.column_family = family_;
+    file.external_files = {path_};
+    file.options.move_files = true;
+    // The sequence number goes to the manifest only: the file is not rewritten.
+    file.options.write_global_seqno = false;
+    files.push_back(std::move(file));
+    return OkStatus();
+  }
+
+ private:
+  Status OpenFile() {
+    rocksdb::Env* env = impl_.db->GetEnv();
+    const std::string directory = impl_.path + "/ingest";
+    env->CreateDirIfMissing(directory).PermitUncheckedError();
+    path_ = directory + "/" + std::to_string(++impl_.ingest_files) + ".sst";
+    rocksdb::Options options = impl_.db->GetOptions(family_);
+    // Compaction compresses the data later; the copy itself should cost a memcpy. The file is
+    // read back at once (ingestion, then reads of the copy): its pages stay cached.
+    options.compression = rocksdb::kNoCompression;
+    writer_ = std::make_unique<rocksdb::SstFileWriter>(rocksdb::EnvOptions(options), options,
+                                                       family_, /*invalidate_page_cache=*/false);
+    rocksdb::Status status = writer_->Open(path_);
+    if (!status.ok()) return StorageError(status);
+    return OkStatus();
+  }
+
+  Status Put(const std::string& key, std::string_view value) {
+    rocksdb::Status status = writer_->Put(key, rocksdb::Slice(value.data(), value.size()));
+    if (!status.ok()) return StorageError(status);
+    return OkStatus();
+  }
+
+  Impl& impl_;
+  rocksdb::ColumnFamilyHandle* family_;
+  std::vector<std::pair<std::string, std::string>> head_;
+  std::string path_;
+  std::unique_ptr<rocksdb::SstFileWriter> writer_;
+};
 
 Status Database::Impl::CopyRange(const rocksdb::Snapshot* snapshot,
                                  rocksdb::ColumnFamilyHandle* family,
                                  const std::string& from_prefix, const std::string& from_end,
-                                 const std::string& to_prefix, TableStats* stats) {
+                                 const std::string& to_prefix, TableStats* stats, RangeCopy& copy) {
   rocksdb::ReadOptions options;
   options.snapshot = snapshot;
   rocksdb::Slice upper(from_end);
   options.iterate_upper_bound = &upper;
+  // A bulk read: its blocks should not push the working set out of the block cache.
+  options.fill_cache = false;
   std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(options, family));
-  rocksdb::WriteBatch batch;
   std::string key;
   for (it->Seek(from_prefix); it->Valid(); it->Next()) {
     const std::string_view value(it->value().data(), it->value().size());
@@ -32,16 +112,39 @@ Status Database::Impl::CopyRange(const rocksdb::Snapshot* snapshot,
       ++stats->item_count;
       stats->size_bytes += static_cast<int64_t>(size);
     }
+    // Same-length prefixes keep the keys' order, as a table file requires.
     key.assign(to_prefix);
     key.append(it->key().data() + from_prefix.size(), it->key().size() - from_prefix.size());
-    batch.Put(family, key, it->value());
-    if (batch.Count() >= kCopyBatch) {
-      DDBD_RETURN_IF_ERROR(Commit(batch));
-      batch.Clear();
-    }
+    DDBD_RETURN_IF_ERROR(copy.Add(key, value));
   }
   if (!it->status().ok()) return StorageError(it->status());
-  return Commit(batch);
+  return OkStatus();
+}
+
+Status Database::Impl::CopyRanges(const rocksdb::Snapshot* snapshot,
+                                  const std::vector<RangeCopySpec>& ranges) {
+  std::vector<std::unique_ptr<RangeCopy>> copies;
+  for (const RangeCopySpec& range : ranges) {
+    copies.push_back(std::make_unique<RangeCopy>(*this, range.family));
+  }
+  // The ranges are read and written in parallel (each on its own thread but the first).
+  std::vector<Status> results(ranges.size(), OkStatus());
+  auto run = [&](size_t i) {
+    results[i] = CopyRange(snapshot, ranges[i].family, ranges[i].from_prefix, ranges[i].from_end,
+                           ranges[i].to_prefix, ranges[i].stats, *copies[i]);
+  };
+  std::vector<std::thread> helpers;
+  for (size_t i = 1; i < ranges.size(); ++i) helpers.emplace_back(run, i);
+  run(0);
+  for (std::thread& helper : helpers) helper.join();
+  for (Status& result : results) DDBD_RETURN_IF_ERROR(result);
+  std::vector<rocksdb::IngestExternalFileArg> files;
+  for (auto& copy : copies) DDBD_RETURN_IF_ERROR(copy->Finish(files));
+  if (files.empty()) return OkStatus();
+  // One ingestion for every family: the files become visible together.
+  rocksdb::Status status = db->IngestExternalFiles(files);
+  if (!status.ok()) return StorageError(status);
+  return OkStatus();
 }
 
 Result<TableStats> Database::CloneTable(const TableDef& from, const TableDef& to) {
@@ -56,19 +159,21 @@ Result<TableStats> Database::CloneTable(const TableDef& from, const TableDef& to
   } release{impl_->db.get(), snapshot};
 
   StatsEntries stats;
-  DDBD_RETURN_IF_ERROR(impl_->CopyRange(snapshot, impl_->items, TablePrefix(from.id),
-                                        TablePrefix(from.id + 1), TablePrefix(to.id),
-                                        &stats[to.id]));
+  // Filled before the copies start: the ranges point into `stats`.
+  stats[to.id];
+  for (size_t i = 0; i < from.indexes.size(); ++i) stats[to.indexes[i].id];
+  std::vector<Impl::RangeCopySpec> ranges;
+  ranges.push_back({impl_->items, TablePrefix(from.id), TablePrefix(from.id + 1),
+                    TablePrefix(to.id), &stats[to.id]});
   for (size_t i = 0; i < from.indexes.size(); ++i) {
     const uint64_t source = from.indexes[i].id, copy = to.indexes[i].id;
-    DDBD_RETURN_IF_ERROR(impl_->CopyRange(snapshot, impl_->indexes, TablePrefix(source),
-                                          TablePrefix(source + 1), TablePrefix(copy),
-                                          &stats[copy]));
+    ranges.push_back({impl_->indexes, TablePrefix(source), TablePrefix(source + 1),
+                      TablePrefix(copy), &stats[copy]});
   }
-  DDBD_RETURN_IF_ERROR(impl_->CopyRange(snapshot, impl_->catalog,
-                                        CatalogPrefix(kCollectionPrefix, from.id),
-                                        CatalogPrefix(kCollectionPrefix, from.id + 1),
-                                        CatalogPrefix(kCollectionPrefix, to.id), nullptr));
+  ranges.push_back({impl_->catalog, CatalogPrefix(kCollectionPrefix, from.id),
+                    CatalogPrefix(kCollectionPrefix, from.id + 1),
+                    CatalogPrefix(kCollectionPrefix, to.id), nullptr});
+  DDBD_RETURN_IF_ERROR(impl_->CopyRanges(snapshot, ranges));
   rocksdb::WriteBatch batch;
   batch.Merge(impl_->catalog, StatsKey(to.id), EncodeStats(stats));
   DDBD_RETURN_IF_ERROR(impl_->Commit(batch));

@@ -78,6 +78,10 @@ struct Database::Impl {
   rocksdb::ColumnFamilyHandle* items = nullptr;
   rocksdb::ColumnFamilyHandle* indexes = nullptr;
   rocksdb::WriteOptions write_options;
+  // The database's directory ("/ddbd-in-memory" in the memory Env); CopyRange writes the table
+  // files it ingests under `path`/ingest, numbered by `ingest_files`.
+  std::string path;
+  std::atomic<uint64_t> ingest_files{0};
   std::vector<const WritePart*> parts;
   int64_t item_collection_limit = 0;
 
@@ -103,11 +107,21 @@ struct Database::Impl {
   // Writes `batch` (nothing when empty).
   Status Commit(rocksdb::WriteBatch& batch);
   // Copies the keys of `family` in [from_prefix, from_end) to the same keys under
-  // `to_prefix`, as of `snapshot` (nullptr: the latest state), committing every 1,000 puts;
-  // with `stats`, counts the values as items (their DynamoDB size) into it (table_copy.cc).
+  // `to_prefix`, as of `snapshot` (nullptr: the latest state): a few in one write batch, more
+  // as a table file ingested whole (no write-ahead log, no memtable). With `stats`, counts
+  // the values as items (their DynamoDB size) into it. REQUIRES: `to_prefix` has the length
+  // of `from_prefix` and nothing is stored under it. (table_copy.cc)
+  struct RangeCopySpec {
+    rocksdb::ColumnFamilyHandle* family;
+    std::string from_prefix, from_end, to_prefix;
+    TableStats* stats;
+  };
+  // Copies every range, in parallel; their table files are ingested in one step.
+  Status CopyRanges(const rocksdb::Snapshot* snapshot, const std::vector<RangeCopySpec>& ranges);
+  class RangeCopy;
   Status CopyRange(const rocksdb::Snapshot* snapshot, rocksdb::ColumnFamilyHandle* family,
                    const std::string& from_prefix, const std::string& from_end,
-                   const std::string& to_prefix, TableStats* stats);
+                   const std::string& to_prefix, TableStats* stats, RangeCopy& copy);
 
   ~Impl();
 };
