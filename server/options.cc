@@ -102,6 +102,8 @@ std::string UsageText() {
                         e.g. 2024-03-01T12:00:00Z); see PUT /ddbd/clock
   --no-control-api      answer 404 on every /ddbd/ path except /ddbd/health (the
                         control API: namespaces, the clock, TTL sweeps)
+  --gsi-lag-ms N        make GSIs eventually consistent: an index entry becomes visible
+                        to Query and Scan N ms (by the server's clock) after its write
   --enforce-capacity    throttle as DynamoDB does: provisioned RCU/WCU with 300 s of
                         burst, on-demand maximums, 3,000 RCU / 1,000 WCU per partition
                         key value per second (refilled by the server's clock)
@@ -272,6 +274,8 @@ std::vector<Option> BehaviourOptions() {
           [](CommandLine& cl, int v) { cl.service.transient_status_delay = milliseconds(v); }),
       IntOption({"--ttl-interval-ms"}, 10, 86'400'000,
                 [](CommandLine& cl, int v) { cl.service.ttl_interval = milliseconds(v); }),
+      IntOption({"--gsi-lag-ms"}, 0, 86'400'000,
+                [](CommandLine& cl, int v) { cl.service.gsi_lag_ms = v; }),
       IntOption({"--background-threads"}, 1, 64,
                 [](CommandLine& cl, int v) { cl.service.background_threads = size_t(v); }),
       IntOption({"--vector-index-allocation-ms"}, 0, 3'600'000,

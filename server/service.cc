@@ -69,6 +69,10 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
   index_part_.SetVectorListener(
       [this](vector::EntryChange change) { vectors_.Apply(std::move(change)); });
   db_.AddWritePart(&index_part_);
+  if (options_.gsi_lag_ms > 0) {
+    gsi_lag_ = std::make_unique<index::GsiLag>(catalog_, clock_, options_.gsi_lag_ms);
+    db_.AddWritePart(gsi_lag_.get());
+  }
   db_.AddWritePart(&stream_part_);
   db_.AddWritePart(&expiry_part_);
 }

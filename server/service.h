@@ -16,6 +16,7 @@
 #include "faults/injector.h"
 #include "index/backfill.h"
 #include "index/entries_part.h"
+#include "index/gsi_lag.h"
 #include "model/clock.h"
 #include "model/executor.h"
 #include "server/credentials.h"
@@ -76,6 +77,8 @@ struct ServiceOptions {
   bool control_api = true;
   // Throttle requests by the tables' capacity and the partition limits (--enforce-capacity).
   bool enforce_capacity = false;
+  // GSI entries become visible to reads this long after their write (--gsi-lag-ms; 0: at once).
+  int64_t gsi_lag_ms = 0;
 };
 
 // The credential scope of a SigV4-signed request ("Credential=AKID/date/region/service/…").
@@ -112,6 +115,8 @@ class Service {
   faults::FaultInjector& faults() { return faults_; }
   // The throughput limits with --enforce-capacity; null without.
   capacity::CapacityGovernor* capacity() { return capacity_.get(); }
+  // The GSI propagation lag with --gsi-lag-ms; null without.
+  const index::GsiLag* gsi_lag() const { return gsi_lag_.get(); }
   // TransactWriteItems' ClientRequestTokens of the last ten minutes.
   transactions::ClientTokens& client_tokens() { return client_tokens_; }
 
@@ -166,6 +171,7 @@ class Service {
   transactions::ClientTokens client_tokens_;
   faults::FaultInjector faults_;
   std::unique_ptr<capacity::CapacityGovernor> capacity_;
+  std::unique_ptr<index::GsiLag> gsi_lag_;
   std::optional<std::string> graph_dir_;
   Executor executor_;
 };

@@ -41,6 +41,8 @@ class RocksItemCursor : public ItemCursor {
     if (!s.ok()) return StorageError(s);
     return OkStatus();
   }
+  // The current entry's storage key. REQUIRES: Valid().
+  std::string_view key() const { return {iterator_->key().data(), iterator_->key().size()}; }
 
  private:
   std::string lower_, upper_;
@@ -48,6 +50,75 @@ class RocksItemCursor : public ItemCursor {
   bool forward_;
   std::unique_ptr<rocksdb::Iterator> iterator_;
 };
+
+// Index entries merged with an overlay: both are walked in key order (or reverse), and where
+// the overlay has a key it decides — its entry is shown, or nothing when it holds nullopt.
+class OverlaidCursor : public ItemCursor {
+ public:
+  OverlaidCursor(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* family, std::string lower,
+                 std::string upper, bool forward, const EntryOverlay& overlay)
+      : stored_(db, family, lower, upper, forward), forward_(forward) {
+    auto begin = overlay.entries.lower_bound(lower);
+    auto end = upper.empty() ? overlay.entries.end() : overlay.entries.lower_bound(upper);
+    for (auto it = begin; it != end; ++it) overlay_.push_back(&*it);
+    if (!forward_) std::reverse(overlay_.begin(), overlay_.end());
+    Settle();
+  }
+  bool Valid() const override { return from_overlay_ || stored_.Valid(); }
+  void Next() override {
+    if (from_overlay_) {
+      // The stored entry at the same key (if any) is replaced by the overlay's.
+      if (stored_.Valid() && stored_.key() == overlay_[next_overlay_]->first) stored_.Next();
+      ++next_overlay_;
+    } else {
+      stored_.Next();
+    }
+    Settle();
+  }
+  Result<Item> item() const override {
+    if (from_overlay_) return *overlay_[next_overlay_]->second;
+    return stored_.item();
+  }
+  Status status() const override { return stored_.status(); }
+
+ private:
+  // Positions on the next visible entry: the overlay's when its key comes first (or equals
+  // the stored one), skipping the keys it hides.
+  void Settle() {
+    for (;;) {
+      from_overlay_ = false;
+      if (next_overlay_ == overlay_.size()) return;
+      const std::string& key = overlay_[next_overlay_]->first;
+      if (stored_.Valid()) {
+        const std::string_view stored_key = stored_.key();
+        const bool stored_first = forward_ ? stored_key < key : stored_key > key;
+        if (stored_first) return;
+      }
+      if (overlay_[next_overlay_]->second) {
+        from_overlay_ = true;
+        return;
+      }
+      if (stored_.Valid() && stored_.key() == key) stored_.Next();
+      ++next_overlay_;
+    }
+  }
+
+  RocksItemCursor stored_;
+  bool forward_;
+  std::vector<const std::pair<const std::string, std::optional<Item>>*> overlay_;
+  size_t next_overlay_ = 0;
+  bool from_overlay_ = false;
+};
+
+std::unique_ptr<ItemCursor> NewIndexCursor(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* family,
+                                           std::string lower, std::string upper, bool forward,
+                                           const EntryOverlay* overlay) {
+  if (!overlay || overlay->entries.empty()) {
+    return NewCursor(db, family, std::move(lower), std::move(upper), forward);
+  }
+  return std::make_unique<OverlaidCursor>(db, family, std::move(lower), std::move(upper), forward,
+                                          *overlay);
+}
 
 // The storage key a start key names: an item's, or an index entry's.
 std::string ItemKeyOf(uint64_t table_id, const StartKey& start) {
@@ -162,19 +233,26 @@ std::unique_ptr<ItemCursor> Database::ScanHashRange(const TableDef& table, uint6
 std::unique_ptr<ItemCursor> Database::ScanIndexPartition(
     uint64_t index_id, const std::vector<AttributeValue>& partition,
     const std::vector<AttributeValue>& sort_prefix, const SortKeyRange& range, bool forward,
-    const std::optional<StartKey>& start) {
+    const std::optional<StartKey>& start, const EntryOverlay* overlay) {
   auto encoded = Encoded(start, [&](const StartKey& s) { return EntryKeyOf(index_id, s); });
   auto [lower, upper] = PartitionBounds(IndexPartitionPrefix(index_id, partition, sort_prefix),
                                         range, forward, encoded);
-  return NewCursor(impl_->db.get(), impl_->indexes, std::move(lower), std::move(upper), forward);
+  return NewIndexCursor(impl_->db.get(), impl_->indexes, std::move(lower), std::move(upper),
+                        forward, overlay);
 }
 
 std::unique_ptr<ItemCursor> Database::ScanIndexHashRange(uint64_t index_id, uint64_t hash_begin,
                                                          uint64_t hash_end,
-                                                         const std::optional<StartKey>& start) {
+                                                         const std::optional<StartKey>& start,
+                                                         const EntryOverlay* overlay) {
   auto encoded = Encoded(start, [&](const StartKey& s) { return EntryKeyOf(index_id, s); });
   auto [lower, upper] = HashBounds(index_id, hash_begin, hash_end, encoded);
-  return NewCursor(impl_->db.get(), impl_->indexes, std::move(lower), std::move(upper), true);
+  return NewIndexCursor(impl_->db.get(), impl_->indexes, std::move(lower), std::move(upper), true,
+                        overlay);
+}
+
+std::string Database::IndexEntryKeyOf(const IndexEntry& entry) {
+  return IndexEntryKey(entry.index->id, entry.partition, entry.sort, entry.table_key);
 }
 
 Status Database::ForEachIndexEntry(uint64_t index_id, const std::function<void(Item)>& visit) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,6 +71,13 @@ class ItemCursor {
 // item's stored encoding.
 using BackfillFunction =
     std::function<Status(const Item& item, std::string_view encoding, WriteBatchBuilder& batch)>;
+
+// Index entries as a reader should see them instead of the stored ones (GSI propagation
+// lag, index/gsi_lag.h): at an entry's storage key (Database::IndexEntryKeyOf), the entry to
+// show there, or nullopt to hide what is stored there.
+struct EntryOverlay {
+  std::map<std::string, std::optional<Item>> entries;
+};
 
 class Database {
  public:
@@ -137,15 +145,20 @@ class Database {
   // ---- Index entries.
   // Entries of one index partition, in index sort-key order (or reverse); `sort_prefix`
   // fixes the leading sort attributes (multi-attribute keys), `range` bounds the next one.
+  // With `overlay`, its entries replace or hide the stored ones within the bounds.
   std::unique_ptr<ItemCursor> ScanIndexPartition(uint64_t index_id,
                                                  const std::vector<AttributeValue>& partition,
                                                  const std::vector<AttributeValue>& sort_prefix,
                                                  const SortKeyRange& range, bool forward,
-                                                 const std::optional<StartKey>& start);
+                                                 const std::optional<StartKey>& start,
+                                                 const EntryOverlay* overlay = nullptr);
   // Entries of an index whose partition hash lies in [hash_begin, hash_end].
   std::unique_ptr<ItemCursor> ScanIndexHashRange(uint64_t index_id, uint64_t hash_begin,
                                                  uint64_t hash_end,
-                                                 const std::optional<StartKey>& start);
+                                                 const std::optional<StartKey>& start,
+                                                 const EntryOverlay* overlay = nullptr);
+  // The storage key of an index entry: the order index reads visit entries in.
+  static std::string IndexEntryKeyOf(const IndexEntry& entry);
   // A stored index entry (its projected attributes), or nullopt.
   Result<std::optional<Item>> GetIndexEntry(uint64_t index_id,
                                             const std::vector<AttributeValue>& partition,

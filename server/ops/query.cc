@@ -113,10 +113,11 @@ Result<PageOutput> ExecuteQuery(OpContext& ctx, QueryInput& in) {
   // A Query reads one partition of the table or of the index.
   const ReadSite site{table.get(), target.index, PartitionOf(range.partition)};
   DDBD_RETURN_IF_ERROR(AdmitRead(ctx, site));
+  const std::optional<storage::EntryOverlay> lag = LaggedEntries(ctx, target);
   auto cursor =
       target.index
           ? ctx.db().ScanIndexPartition(target.index->id, range.partition, range.sort_prefix,
-                                        range.sort, in.forward, start)
+                                        range.sort, in.forward, start, lag ? &*lag : nullptr)
           : ctx.db().ScanPartition(*table, range.partition[0], range.sort, in.forward, start);
   DDBD_ASSIGN_OR_RETURN(PageOutput page, ReadPage(ctx.db(), target, *cursor, in.read));
   ChargeRead(ctx, site, page.use);

@@ -227,6 +227,12 @@ Result<storage::StartKey> StartKeyFor(const ReadTarget& target, const Item& star
   return start;
 }
 
+std::optional<storage::EntryOverlay> LaggedEntries(OpContext& ctx, const ReadTarget& target) {
+  const index::GsiLag* lag = ctx.service().gsi_lag();
+  if (!lag || !target.index || target.index->local) return std::nullopt;
+  return lag->Overlay(target.index->id);
+}
+
 Result<PageOutput> ReadPage(storage::Database& db, const ReadTarget& target,
                             storage::ItemCursor& cursor, const ReadOptions& options) {
   const bool fetch = NeedsTableItem(target, options);

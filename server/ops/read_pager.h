@@ -70,6 +70,10 @@ Status CheckStartKeyElement(const Item& start_key, const KeyElement& element);
 // the table key must be present and valid ("The provided starting key is invalid: ...").
 Result<storage::StartKey> StartKeyFor(const ReadTarget& target, const Item& start_key);
 
+// With --gsi-lag-ms, what a read of `target` (a GSI) sees differently from storage now:
+// entries written too recently to be visible, and the entries they replaced.
+std::optional<storage::EntryOverlay> LaggedEntries(OpContext& ctx, const ReadTarget& target);
+
 // One page of a Query or Scan: the items returned (filtered and projected), the counts, where
 // the next page starts, and what the read consumed.
 struct PageOutput {

@@ -102,7 +102,9 @@ Result<PageOutput> ExecuteScan(OpContext& ctx, ScanInput& in) {
   // A Scan spans partitions: it meets the table's (or index's) limit, no partition's.
   const ReadSite site{table.get(), target.index, std::nullopt};
   DDBD_RETURN_IF_ERROR(AdmitRead(ctx, site));
-  auto cursor = target.index ? ctx.db().ScanIndexHashRange(target.index->id, begin, end, start)
+  const std::optional<storage::EntryOverlay> lag = LaggedEntries(ctx, target);
+  auto cursor = target.index ? ctx.db().ScanIndexHashRange(target.index->id, begin, end, start,
+                                                           lag ? &*lag : nullptr)
                              : ctx.db().ScanHashRange(*table, begin, end, start);
   DDBD_ASSIGN_OR_RETURN(PageOutput page, ReadPage(ctx.db(), target, *cursor, in.read));
   ChargeRead(ctx, site, page.use);
