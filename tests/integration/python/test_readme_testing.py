@@ -75,3 +75,16 @@ def test_the_capacity_example_works_as_written():
         assert ddb.scan(TableName="Orders", Select="COUNT")["Count"] == 301
     finally:
         process.cleanup()
+
+
+def test_the_gsi_lag_example_works_as_written():
+    process = DdbdProcess("--in-memory", "--gsi-lag-ms", "1000").start()
+    try:
+        helpers, *rest = blocks("python")
+        namespace = {}
+        exec(helpers.replace("http://localhost:8000", process.endpoint), namespace)
+        example = next(block for block in rest if "def test_a_new_user_reaches" in block)
+        exec(example, namespace)
+        namespace["test_a_new_user_reaches_the_email_index_later"](process.client())
+    finally:
+        process.cleanup()
