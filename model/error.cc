@@ -74,6 +74,8 @@ constexpr ErrorInfo kErrors[] = {
      MessageMember::kLowerCase},
     {ErrorCode::kExpiredIterator, "com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", 400,
      MessageMember::kLowerCase},
+    {ErrorCode::kTrimmedDataAccess, "com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException",
+     400, MessageMember::kLowerCase},
 };
 static_assert(std::size(kErrors) == kErrorCodeCount, "a new ErrorCode needs a row");
 
@@ -98,6 +100,11 @@ std::optional<ErrorCode> ErrorCodeNamed(std::string_view name) {
 
 Error Error::ExpiredIterator(std::string message) {
   return Error(ErrorCode::kExpiredIterator, std::move(message));
+}
+
+Error Error::TrimmedDataAccess() {
+  // The text users report from DynamoDB (unverified against its documentation).
+  return Error(ErrorCode::kTrimmedDataAccess, "The data you are trying to access has been trimmed");
 }
 Error Error::ControlNotFound(std::string message) {
   return Error(ErrorCode::kControlNotFound, std::move(message));

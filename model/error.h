@@ -45,8 +45,9 @@ enum class ErrorCode : uint8_t {
   kRequestLimitExceeded,
   kTransactionConflict,
   kExpiredIterator,
+  kTrimmedDataAccess,
 };
-inline constexpr size_t kErrorCodeCount = 28;
+inline constexpr size_t kErrorCodeCount = 29;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -115,6 +116,8 @@ class Error {
   static Error Throttled(ErrorCode code, std::string message, ThrottlingReason reason);
   // DynamoDB Streams: a shard iterator older than 15 minutes.
   static Error ExpiredIterator(std::string message);
+  // DynamoDB Streams: a read positioned before records that retention has removed (24 hours).
+  static Error TrimmedDataAccess();
   // The control API's (/ddbd/…) 404 — no such path, namespace or snapshot — and 405.
   static Error ControlNotFound(std::string message);
   static Error ControlMethodNotAllowed(std::string message);

@@ -175,8 +175,12 @@ class Database {
   // The number of the last record of any stream: a reader starting after it sees only
   // changes made from now on.
   uint64_t LastStreamSequence();
-  // Removes the records of stream `stream_id` written before `before_ms`. Returns how many.
+  // Removes the records of stream `stream_id` written before `before_ms`, and marks the last
+  // one removed as the stream's trim point (in the same batch). Returns how many went.
   Result<uint64_t> TrimStream(uint64_t stream_id, int64_t before_ms);
+  // The sequence number of the last record retention removed from the stream (0: none): a
+  // reader positioned before it has missed records (TrimmedDataAccessException).
+  Result<uint64_t> StreamTrimPoint(uint64_t stream_id);
 
   // ---- Time to Live's expiry keyspace (expiry time ‖ item, per table), kept by a part.
   // Keys of items of `table_id` whose expiry lies in [earliest, latest) — Numbers of epoch

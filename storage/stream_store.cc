@@ -30,7 +30,27 @@ Result<std::vector<StreamRecord>> Database::ReadStream(uint64_t stream_id, uint6
   return records;
 }
 
+namespace {
+
+std::string TrimKey(uint64_t stream_id) {
+  std::string key(1, kTrimPrefix);
+  key += TablePrefix(stream_id);
+  return key;
+}
+
+}  // namespace
+
+Result<uint64_t> Database::StreamTrimPoint(uint64_t stream_id) {
+  std::string stored;
+  rocksdb::Status status =
+      impl_->db->Get(rocksdb::ReadOptions(), impl_->catalog, TrimKey(stream_id), &stored);
+  if (status.IsNotFound()) return uint64_t{0};
+  if (!status.ok()) return StorageError(status);
+  return ByteReader(stored).FixedBigEndian64();
+}
+
 Result<uint64_t> Database::TrimStream(uint64_t stream_id, int64_t before_ms) {
+  std::lock_guard lock(impl_->trim_mutex);
   uint64_t trimmed = 0;
   uint64_t last = 0;
   // Usually nothing is old enough: look at the first record alone before reading on.
@@ -48,10 +68,13 @@ Result<uint64_t> Database::TrimStream(uint64_t stream_id, int64_t before_ms) {
     if (done) break;
   }
   if (trimmed == 0) return trimmed;
-  rocksdb::Status status =
-      impl_->db->DeleteRange(impl_->write_options, impl_->indexes, StreamRecordKey(stream_id, 0),
-                             StreamRecordKey(stream_id, last + 1));
-  if (!status.ok()) return StorageError(status);
+  rocksdb::WriteBatch batch;
+  batch.DeleteRange(impl_->indexes, StreamRecordKey(stream_id, 0),
+                    StreamRecordKey(stream_id, last + 1));
+  std::string mark;
+  ByteWriter(mark).FixedBigEndian64(last);
+  batch.Put(impl_->catalog, TrimKey(stream_id), mark);
+  DDBD_RETURN_IF_ERROR(impl_->Commit(batch));
   return trimmed;
 }
 

@@ -194,6 +194,7 @@ Status Database::DropTableData(const TableDef& table) {
   }
   for (const auto& stream : table.streams) {
     batch.DeleteRange(impl_->indexes, TablePrefix(stream.id), TablePrefix(stream.id + 1));
+    batch.Delete(impl_->catalog, std::string(1, kTrimPrefix) + TablePrefix(stream.id));
   }
   DDBD_RETURN_IF_ERROR(impl_->Commit(batch));
   std::unique_lock lock(impl_->stats_mutex);

@@ -9,6 +9,7 @@
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
 #include "server/wire/attribute_value_json.h"
+#include "streams/retention.h"
 #include "streams/shards.h"
 
 namespace ddbd::server::ops {
@@ -46,6 +47,17 @@ Result<StreamRef> FindStream(OpContext& ctx, std::string_view arn) {
   const std::optional<streams::StreamArnParts> parts = streams::ParseStreamArn(arn);
   if (!parts) return Error::Validation("Invalid StreamArn");
   return FindStream(ctx, arn, *parts);
+}
+
+// Retention by the clock, applied before a read: records older than 24 hours are gone
+// whether or not the periodic pass has come by yet (so a test that moves the clock sees
+// exact results). Returns the stream's trim point: readers positioned before it have missed
+// records.
+Result<uint64_t> TrimNow(OpContext& ctx, const StreamSpec& stream) {
+  DDBD_ASSIGN_OR_RETURN(uint64_t trimmed,
+                        ctx.db().TrimStream(stream.id, ctx.NowMs() - streams::kRetentionMs));
+  (void)trimmed;  // how many does not matter here, only where the stream now starts
+  return ctx.db().StreamTrimPoint(stream.id);
 }
 
 Result<uint64_t> ParseSequence(std::string_view text) {
@@ -218,7 +230,8 @@ Result<std::string> GetShardIterator(OpContext& ctx, const Request& req) {
     return Error::Validation("Must not specify a SequenceNumber for shard iterator type " +
                              std::string(*type));
   }
-  uint64_t after = 0;
+  DDBD_ASSIGN_OR_RETURN(const uint64_t trim_point, TrimNow(ctx, *ref.stream));
+  uint64_t after = trim_point;  // TRIM_HORIZON: the oldest record kept
   if (*type == "LATEST") {
     after = ctx.db().LastStreamSequence();
   } else if (*type != "TRIM_HORIZON") {
@@ -228,6 +241,7 @@ Result<std::string> GetShardIterator(OpContext& ctx, const Request& req) {
     }
     DDBD_ASSIGN_OR_RETURN(uint64_t number, ParseSequence(*sequence));
     after = *type == "AT_SEQUENCE_NUMBER" ? (number == 0 ? 0 : number - 1) : number;
+    if (after < trim_point) return Error::TrimmedDataAccess();
   }
   wire::JsonWriter out;
   out.BeginObject()
@@ -252,6 +266,9 @@ Result<std::string> GetRecords(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(StreamRef ref, FindStream(ctx, position->stream_arn));
   DDBD_RETURN_IF_ERROR(streams::CheckIteratorAge(*position, ctx.NowMs()));
   const StreamSpec& stream = *ref.stream;
+  // Records the iterator would read next were trimmed since it was issued.
+  DDBD_ASSIGN_OR_RETURN(const uint64_t trim_point, TrimNow(ctx, stream));
+  if (position->after < trim_point) return Error::TrimmedDataAccess();
   DDBD_ASSIGN_OR_RETURN(auto records,
                         ctx.db().ReadStream(stream.id, position->after,
                                             static_cast<size_t>(limit.value_or(kMaxRecords))));

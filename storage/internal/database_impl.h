@@ -31,6 +31,7 @@ inline constexpr char kStatsPrefix = 'S';       // S table-id → statistics (st
 inline constexpr char kCollectionPrefix = 'C';  // C table-id ‖ enc(pk) → collection size
 inline constexpr char kBackupPrefix = 'B';      // B scope \0 backup-id → backup record
 inline constexpr char kSnapshotPrefix = 'P';    // P scope \0 name → snapshot record
+inline constexpr char kTrimPrefix = 'R';        // R stream-id → last trimmed sequence
 inline constexpr char kExpiryPrefix = 'E';      // E table-id ‖ enc(N) ‖ item key → item's key
 inline constexpr std::string_view kNextTableIdKey = "N";
 // The last stream sequence number issued: written with every batch that appends records.
@@ -93,6 +94,8 @@ struct Database::Impl {
   // become visible in sequence order.
   std::mutex stream_mutex;
   uint64_t stream_sequence = 0;  // the last number issued
+  // Serialises trims, so a stream's trim mark only grows.
+  std::mutex trim_mutex;
 
   mutable std::shared_mutex stats_mutex;
   std::unordered_map<uint64_t, std::unique_ptr<LiveStats>> stats;

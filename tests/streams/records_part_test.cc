@@ -113,10 +113,16 @@ TEST_F(RecordsPartTest, EveryChangeIsRecordedInOrderWithTheImagesItsViewAsksFor)
   EXPECT_EQ(records[0].time_ms, 1'700'000'000'000);
   ASSERT_OK_AND_ASSIGN(uint64_t trimmed, temp.db().TrimStream(777, records[0].time_ms));
   EXPECT_EQ(trimmed, 0u);
+  ASSERT_OK_AND_ASSIGN(uint64_t trim_point, temp.db().StreamTrimPoint(777));
+  EXPECT_EQ(trim_point, 0u);
   ASSERT_OK_AND_ASSIGN(trimmed, temp.db().TrimStream(777, records[2].time_ms + 1));
   EXPECT_EQ(trimmed, 5u);
   ASSERT_OK_AND_ASSIGN(auto rest, temp.db().ReadStream(777, 0, 100));
   EXPECT_TRUE(rest.empty());
+  // The trim point is the last record removed, durable with the removal.
+  temp.Reopen();
+  ASSERT_OK_AND_ASSIGN(trim_point, temp.db().StreamTrimPoint(777));
+  EXPECT_EQ(trim_point, last);
 }
 
 TEST_F(RecordsPartTest, KeysOnlyAndDisabledStreams) {

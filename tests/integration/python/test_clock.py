@@ -240,6 +240,42 @@ def test_stream_records_older_than_a_day_of_the_clock_are_trimmed(server):
     assert keys == ["new"]
 
 
+def test_reads_positioned_before_trimmed_records_get_trimmed_data_access(server):
+    ddb = server.client()
+    make_table(ddb, "Trimmed",
+               StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})
+    ddb.put_item(TableName="Trimmed", Item={"pk": {"S": "first"}})
+    set_clock(server, {"Advance": 23 * 3600 + 55 * 60})  # the record is 23 h 55 min old
+    ddb.put_item(TableName="Trimmed", Item={"pk": {"S": "second"}})
+    streams, iterator = stream_iterator(server, ddb, "Trimmed")
+    records = streams.get_records(ShardIterator=iterator)["Records"]
+    assert [r["dynamodb"]["Keys"]["pk"]["S"] for r in records] == ["first", "second"]
+    first, second = (r["dynamodb"]["SequenceNumber"] for r in records)
+    # Ten minutes on, the first record is past 24 hours: an iterator issued before that (still
+    # within its 15 minutes) would read it, and gets TrimmedDataAccessException, as would an
+    # iterator asked for at or after its sequence number; TRIM_HORIZON starts after it.
+    set_clock(server, {"Advance": 600})
+    with pytest.raises(streams.exceptions.TrimmedDataAccessException) as raised:
+        streams.get_records(ShardIterator=iterator)
+    assert raised.value.response["Error"]["Message"] == (
+        "The data you are trying to access has been trimmed")
+    arn = ddb.describe_table(TableName="Trimmed")["Table"]["LatestStreamArn"]
+    shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
+    with pytest.raises(streams.exceptions.TrimmedDataAccessException):
+        streams.get_shard_iterator(StreamArn=arn, ShardId=shard,
+                                   ShardIteratorType="AT_SEQUENCE_NUMBER", SequenceNumber=first)
+    after_first = streams.get_shard_iterator(
+        StreamArn=arn, ShardId=shard, ShardIteratorType="AFTER_SEQUENCE_NUMBER",
+        SequenceNumber=first)["ShardIterator"]
+    at_second = streams.get_shard_iterator(
+        StreamArn=arn, ShardId=shard, ShardIteratorType="AT_SEQUENCE_NUMBER",
+        SequenceNumber=second)["ShardIterator"]
+    _, horizon = stream_iterator(server, ddb, "Trimmed")
+    for fresh in (after_first, at_second, horizon):
+        records = streams.get_records(ShardIterator=fresh)["Records"]
+        assert [r["dynamodb"]["SequenceNumber"] for r in records] == [second]
+
+
 def test_client_request_tokens_are_remembered_ten_minutes_of_the_clock(server):
     ddb = server.client()
     make_table(ddb, "Tokens")
