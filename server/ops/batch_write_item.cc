@@ -122,6 +122,10 @@ Result<Applied> ApplyWithinCapacity(OpContext& ctx, const std::vector<BatchEntry
     storage::Verdict verdict;
     if (capacity::CapacityGovernor* governor = ctx.service().capacity()) {
       verdict = [&](const std::vector<storage::WriteOutcome>& outcomes) -> Status {
+        // A write that failed on its own (an item collection past its limit) fails the call.
+        for (const storage::WriteOutcome& outcome : outcomes) {
+          if (outcome.failure) return OkStatus();
+        }
         std::vector<const TableDef*> tables;
         std::vector<std::vector<capacity::Draw>> draws;
         for (size_t i = 0; i < outcomes.size(); ++i) {
