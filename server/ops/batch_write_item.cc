@@ -121,7 +121,7 @@ Result<Applied> ApplyWithinCapacity(OpContext& ctx, const std::vector<BatchEntry
     std::vector<bool> refusals;
     storage::Verdict verdict;
     if (capacity::CapacityGovernor* governor = ctx.service().capacity()) {
-      verdict = [&](const std::vector<storage::WriteOutcome>& outcomes) -> Status {
+      verdict = [&, governor](const std::vector<storage::WriteOutcome>& outcomes) -> Status {
         // A write that failed on its own (an item collection past its limit) fails the call.
         for (const storage::WriteOutcome& outcome : outcomes) {
           if (outcome.failure) return OkStatus();
