@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""ddbd against dynalite and the loopback floor, on items that look like users' data.
+
+Each server runs pinned to one core, wrk (8 connections) on the other; the figure is the
+server's CPU time per request from /proc. The floor is bench/floor.c: a server that reads each
+request and answers "{}" — what any server here pays for the network alone. Workloads
+(bench/wrk/items.lua), at 1 KB and at 4 KB items (a string payload, a number, a bool, a
+string set and a small map):
+
+  GetItem of random keys among 20,000 preloaded; PutItem of never-used keys; UpdateItem
+  ADD #c :one on random existing keys; PutItem with attribute_not_exists of new keys; Query of
+  20 items of 200 B (1,000 partitions); BatchWriteItem of 25 new items (items/s and CPU per
+  item).
+
+Usage: bench/items.py [--ddbd build/server/ddbd] [--seconds 10] [--only ddbd|dynalite|floor]
+                      [--sizes 1024,4096]
+Needs: wrk, taskset, cc, node + npm (dynalite). Prints a Markdown table.
+"""
+import argparse
+import concurrent.futures
+import http.client
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from run import Server, free_port, npm_install, HERE, ROOT, CLIENT_CORE
+import proc_stats
+
+KEYS = 20_000
+GROUPS = 1_000
+GROUP_ITEMS = 20
+HEADERS = {
+    "Content-Type": "application/x-amz-json-1.0",
+    "X-Amz-Date": "20260101T000000Z",
+    "Authorization": "AWS4-HMAC-SHA256 Credential=BENCH/20260101/us-east-1/dynamodb/"
+                     "aws4_request, SignedHeaders=host, Signature=0",
+}
+WORKLOADS = [("get", "GetItem, random keys of 20k"),
+             ("put_new", "PutItem, never-used keys"),
+             ("add", "UpdateItem `ADD #c :one`, random existing keys"),
+             ("put_if", "PutItem with `attribute_not_exists`, new keys"),
+             ("batch", "BatchWriteItem load (25 a request, 8 in flight)")]
+
+
+def call(port, operation, body):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    headers = dict(HEADERS, **{"X-Amz-Target": "DynamoDB_20120810." + operation})
+    connection.request("POST", "/", json.dumps(body), headers)
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    if response.status != 200:
+        raise RuntimeError(f"{operation}: {response.status} {data[:300]!r}")
+    return json.loads(data)
+
+
+def item(key, item_bytes):
+    payload = ("abcdefghijklmnopqrstuvwxyz012345" * (item_bytes // 32 + 1))[:max(16, item_bytes - 110)]
+    return {"pk": {"S": key}, "payload": {"S": payload}, "count": {"N": "42"},
+            "active": {"BOOL": True}, "tags": {"SS": ["red", "green", "blue"]},
+            "meta": {"M": {"source": {"S": "bench"}, "version": {"N": "3"}}}}
+
+
+def write_all(port, table, items):
+    """BatchWriteItem of `items`, 25 a request, 8 requests in flight, retrying what comes back."""
+    def batch(chunk):
+        pending = {table: [{"PutRequest": {"Item": i}} for i in chunk]}
+        while pending:
+            pending = call(port, "BatchWriteItem", {"RequestItems": pending})["UnprocessedItems"]
+    chunks = [items[i:i + 25] for i in range(0, len(items), 25)]
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(batch, chunks))
+
+
+def create_table(port, name, sort_key=False):
+    schema = [{"AttributeName": "pk", "KeyType": "HASH"}]
+    definitions = [{"AttributeName": "pk", "AttributeType": "S"}]
+    if sort_key:
+        schema.append({"AttributeName": "sk", "KeyType": "RANGE"})
+        definitions.append({"AttributeName": "sk", "AttributeType": "S"})
+    call(port, "CreateTable", {"TableName": name, "BillingMode": "PAY_PER_REQUEST",
+                               "KeySchema": schema, "AttributeDefinitions": definitions})
+
+
+def prepare(port, item_bytes):
+    """Tables "items" (20k items of `item_bytes`) and "groups" (1,000 × 20 items of 200 B)."""
+    for table in ("items", "groups"):
+        try:
+            call(port, "DeleteTable", {"TableName": table})
+        except RuntimeError:
+            pass
+    create_table(port, "items")
+    create_table(port, "groups", sort_key=True)
+    write_all(port, "items", [item(f"item#{i}", item_bytes) for i in range(KEYS)])
+    write_all(port, "groups", [dict(item(f"group#{g}", 200), sk={"S": f"{n:02d}"})
+                               for g in range(GROUPS) for n in range(GROUP_ITEMS)])
+
+
+def wrk(port, pid, op, item_bytes, seconds, run):
+    env = dict(os.environ, DDBD_BENCH_OP=op, DDBD_BENCH_ITEM_BYTES=str(item_bytes),
+               DDBD_BENCH_KEYS=str(KEYS), DDBD_BENCH_GROUPS=str(GROUPS),
+               DDBD_BENCH_PREFIX=f"{run}-")
+    before = proc_stats.cpu_seconds(pid)
+    out = subprocess.run(["taskset", "-c", CLIENT_CORE, "wrk", "-t1", "-c8", f"-d{seconds}s",
+                          "-s", os.path.join(HERE, "wrk", "items.lua"), f"http://127.0.0.1:{port}/"],
+                         capture_output=True, text=True, check=True, env=env).stdout
+    cpu = proc_stats.cpu_seconds(pid) - before
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if errors:
+        raise RuntimeError(f"{op} {item_bytes}: {errors.group(1)} error responses\n{out}")
+    per_request = 25 if op == "batch" else 1
+    return {"cpu_us": cpu / requests * 1e6,
+            "items_per_s": requests * per_request / seconds}
+
+
+def build_floor(tmp):
+    binary = os.path.join(tmp, "floor")
+    subprocess.run(["cc", "-O2", "-o", binary, os.path.join(HERE, "floor.c")], check=True)
+    return binary
+
+
+def measure(server, sizes, seconds, is_floor):
+    results = {}
+    server.start()
+    try:
+        run = 0
+        for item_bytes in sizes:
+            if not is_floor:
+                prepare(server.port, item_bytes)
+            for op, _ in WORKLOADS + [("query", "")]:
+                if op == "query" and item_bytes != sizes[0]:
+                    continue  # the Query rows use 200-byte items whatever the size
+                run += 1
+                results[(op, item_bytes)] = wrk(server.port, server.proc.pid, op, item_bytes,
+                                                seconds, run)
+    finally:
+        server.stop()
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ddbd", default=os.path.join(ROOT, "build", "server", "ddbd"))
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--only", choices=["ddbd", "dynalite", "floor"])
+    parser.add_argument("--sizes", default="1024,4096")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    tmp = tempfile.mkdtemp(prefix="ddbd-items-bench-")
+    results = {}
+    try:
+        if args.only in (None, "floor"):
+            port = free_port()
+            results["floor"] = measure(Server("floor", [build_floor(tmp), str(port)], port, tmp),
+                                       sizes, args.seconds, True)
+        if args.only in (None, "ddbd"):
+            port = free_port()
+            data = os.path.join(tmp, "ddbd")
+            results["ddbd"] = measure(
+                Server("ddbd", [args.ddbd, "--address", "127.0.0.1", "--port", str(port),
+                                "--db-path", data, "--threads", "1"], port, data),
+                sizes, args.seconds, False)
+        if args.only in (None, "dynalite"):
+            npm_install(os.path.join(HERE, "peer"))
+            port = free_port()
+            data = os.path.join(tmp, "dynalite")
+            os.makedirs(data)
+            results["dynalite"] = measure(
+                Server("dynalite", ["node", os.path.join(HERE, "peer", "node_modules", "dynalite",
+                                                         "cli.js"),
+                                    "--port", str(port), "--createTableMs", "0",
+                                    "--deleteTableMs", "0", "--updateTableMs", "0"], port, data),
+                sizes, args.seconds, False)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    names = [n for n in ("ddbd", "dynalite", "floor") if n in results]
+    print("| workload | item | " + " | ".join(f"{n} µs/request" for n in names) +
+          (" | ddbd ÷ floor | dynalite ÷ ddbd |" if len(names) == 3 else " |"))
+    print("|---|---|" + "---|" * len(names) + ("---|---|" if len(names) == 3 else ""))
+    rows = [(op, label, size) for size in sizes for op, label in WORKLOADS]
+    rows.append(("query", "Query of 20 items of 200 B", 200))
+    for op, label, size in rows:
+        key = (op, sizes[0] if op == "query" else size)
+        cells = []
+        for name in names:
+            figure = results[name][key]
+            cell = f"{figure['cpu_us']:.1f}"
+            if op == "batch":
+                cell = f"{figure['cpu_us'] / 25:.1f} per item ({figure['items_per_s'] / 1000:.1f}k items/s)"
+            cells.append(cell)
+        ratios = ""
+        if len(names) == 3:
+            d, p, f = (results[n][key]["cpu_us"] for n in ("ddbd", "dynalite", "floor"))
+            ratios = f" {d / f:.1f}× | {p / d:.1f}× |"
+        print(f"| {label} | {'200 B' if op == 'query' else f'{size // 1024} KB'} | " +
+              " | ".join(cells) + " |" + ratios)
+
+
+if __name__ == "__main__":
+    main()
