@@ -124,7 +124,7 @@ Result<std::string> BatchGetItem(OpContext& ctx, const Request& req) {
         any_processed = true;
         continue;
       }
-      const ReadSite site{tables[t].get(), nullptr, PartitionOf({keys[t][k].partition})};
+      const ReadSite site{tables[t].get(), nullptr, {&keys[t][k].partition, 1}};
       if (Status admitted = AdmitRead(ctx, site); !admitted.ok()) {
         if (!first_refusal) first_refusal = std::move(admitted).error();
         unprocessed[t].push_back(k);

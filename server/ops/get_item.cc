@@ -8,7 +8,7 @@ namespace ddbd::server::ops {
 Result<GetOutput> ExecuteGetItem(OpContext& ctx, const GetRequest& in) {
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(in.table_name));
   DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromParameter(*table, in.key));
-  const ReadSite site{table.get(), nullptr, PartitionOf({key.partition})};
+  const ReadSite site{table.get(), nullptr, {&key.partition, 1}};
   DDBD_RETURN_IF_ERROR(AdmitRead(ctx, site));
   GetOutput output;
   DDBD_ASSIGN_OR_RETURN(output.item, ctx.db().GetItem(*table, key));

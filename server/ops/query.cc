@@ -111,7 +111,7 @@ Result<PageOutput> ExecuteQuery(OpContext& ctx, QueryInput& in) {
         CheckStartKeyInside(target, range, in.read.expressions.bindings, *start_key));
   }
   // A Query reads one partition of the table or of the index.
-  const ReadSite site{table.get(), target.index, PartitionOf(range.partition)};
+  const ReadSite site{table.get(), target.index, range.partition};
   DDBD_RETURN_IF_ERROR(AdmitRead(ctx, site));
   const std::optional<storage::EntryOverlay> lag = LaggedEntries(ctx, target);
   auto cursor =

@@ -100,7 +100,7 @@ Result<PageOutput> ExecuteScan(OpContext& ctx, ScanInput& in) {
     }
   }
   // A Scan spans partitions: it meets the table's (or index's) limit, no partition's.
-  const ReadSite site{table.get(), target.index, std::nullopt};
+  const ReadSite site{table.get(), target.index, {}};
   DDBD_RETURN_IF_ERROR(AdmitRead(ctx, site));
   const std::optional<storage::EntryOverlay> lag = LaggedEntries(ctx, target);
   auto cursor = target.index ? ctx.db().ScanIndexHashRange(target.index->id, begin, end, start,

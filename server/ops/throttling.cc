@@ -12,7 +12,11 @@ std::vector<capacity::Draw> ReadDraws(const ReadSite& site, const CapacityUse& u
   double units = use.table_units;
   for (const auto& [name, index_units] : use.local_indexes) units += index_units;
   for (const auto& [name, index_units] : use.global_indexes) units += index_units;
-  return {capacity::Draw{gsi, site.partition, units}};
+  std::optional<uint64_t> partition;
+  if (!site.partition.empty()) {
+    partition = PartitionOf({site.partition.begin(), site.partition.end()});
+  }
+  return {capacity::Draw{gsi, partition, units}};
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "capacity/governor.h"
@@ -20,11 +21,12 @@ namespace ddbd::server::ops {
 uint64_t PartitionOf(const std::vector<AttributeValue>& partition);
 
 // A read of the table or `index` (a GSI reads its own capacity, an LSI its table's), in one
-// partition or, for a Scan, in none.
+// partition (its key values) or, for a Scan, in none (empty). Hashed only with
+// --enforce-capacity.
 struct ReadSite {
   const TableDef* table = nullptr;
   const IndexDef* index = nullptr;
-  std::optional<uint64_t> partition;
+  std::span<const AttributeValue> partition;
 };
 // ProvisionedThroughputExceededException or ThrottlingException when the read's buckets are
 // empty.

@@ -77,11 +77,14 @@ Result<TransactGetOutput> ExecuteTransactGetItems(OpContext& ctx, TransactGetInp
     }
   }
   // Every Get is admitted before any is read; a refused one cancels the transaction.
+  // The sites point into `partitions`: `reads` is handed to storage.
+  std::vector<AttributeValue> partitions;
+  for (const storage::ItemWrite& read : reads) partitions.push_back(read.key.partition);
   std::vector<ReadSite> sites;
   std::vector<CancellationReason> reasons(reads.size());
   bool throttled = false;
   for (size_t i = 0; i < reads.size(); ++i) {
-    sites.push_back({tables[i].get(), nullptr, PartitionOf({reads[i].key.partition})});
+    sites.push_back({tables[i].get(), nullptr, {&partitions[i], 1}});
     if (Status admitted = AdmitRead(ctx, sites[i]); !admitted.ok()) {
       reasons[i].code = std::string(capacity::CapacityGovernor::CancellationCode(admitted.error()));
       reasons[i].message = admitted.error().message();

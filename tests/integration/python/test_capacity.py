@@ -231,6 +231,11 @@ def test_reads_run_into_debt_and_batch_get_leaves_refused_keys_unprocessed(serve
     assert body["ThrottlingReasons"][0]["reason"] == "TableReadProvisionedThroughputExceeded"
     answer = throttled(lambda: ddb.batch_get_item(RequestItems={"Reads": {"Keys": keys}}))
     assert answer["Error"]["Code"] == "ProvisionedThroughputExceededException"
+    answer = throttled(lambda: ddb.transact_get_items(
+        TransactItems=[{"Get": {"TableName": "Reads", "Key": key}} for key in keys]))
+    assert answer["Error"]["Code"] == "TransactionCanceledException"
+    assert answer["CancellationReasons"] == [
+        {"Code": "ProvisionedThroughputExceeded", "Message": TABLE_MESSAGE}] * 2
     advance(server, 92)  # the debt is paid back: nothing is left yet
     throttled(lambda: ddb.scan(TableName="Reads", Select="COUNT"))
     advance(server, 1)
