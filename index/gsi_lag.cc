@@ -67,6 +67,20 @@ void GsiLag::Record(uint64_t index_id, Change change) const {
     queue.pop_front();
   }
   queue.push_back(std::move(change));
+  if (++recorded_since_sweep_ < kSweepEvery) return;
+  recorded_since_sweep_ = 0;
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    std::deque<Change>& other = it->second;
+    while (!other.empty() && other.front().visible_ms <= now) other.pop_front();
+    it = other.empty() ? pending_.erase(it) : std::next(it);
+  }
+}
+
+size_t GsiLag::PendingCount() const {
+  std::lock_guard lock(mutex_);
+  size_t count = 0;
+  for (const auto& [index_id, queue] : pending_) count += queue.size();
+  return count;
 }
 
 std::optional<storage::EntryOverlay> GsiLag::Overlay(uint64_t index_id) const {

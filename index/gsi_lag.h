@@ -10,8 +10,10 @@
 // Tables and LSIs stay strongly consistent.
 //
 // What is remembered lives in memory and is forgotten once visible (and at a restart, when
-// every entry is visible at once). At most kMaxPendingPerIndex changes wait per index; past
-// that the oldest becomes visible early, so a frozen clock cannot grow memory without bound.
+// every entry is visible at once): at each use of an index, and for every index every
+// kSweepEvery recorded changes (so an index nobody reads again — its table dropped — lets go
+// too). At most kMaxPendingPerIndex changes wait per index; past that the oldest becomes
+// visible early, so a frozen clock cannot grow memory without bound.
 //
 // Entry points: GsiLag (registered with storage as a write part), Overlay.
 // Thread-safety: thread-safe.
@@ -34,6 +36,7 @@ namespace ddbd::index {
 class GsiLag : public storage::WritePart {
  public:
   static constexpr size_t kMaxPendingPerIndex = 100'000;
+  static constexpr size_t kSweepEvery = 4096;
 
   GsiLag(const storage::Catalog& catalog, const Clock& clock, int64_t lag_ms)
       : catalog_(catalog), clock_(clock), lag_ms_(lag_ms) {}
@@ -45,6 +48,8 @@ class GsiLag : public storage::WritePart {
   // The entries of GSI `index_id` a reader sees differently from storage now; nullopt when
   // there are none.
   std::optional<storage::EntryOverlay> Overlay(uint64_t index_id) const;
+  // Changes remembered, over every index (tests of the memory bound).
+  size_t PendingCount() const;
 
  private:
   // One committed change of one item's entry in one GSI.
@@ -62,6 +67,7 @@ class GsiLag : public storage::WritePart {
   const int64_t lag_ms_;
   mutable std::mutex mutex_;
   mutable std::unordered_map<uint64_t, std::deque<Change>> pending_;  // by index id
+  mutable size_t recorded_since_sweep_ = 0;
 };
 
 }  // namespace ddbd::index

@@ -7,6 +7,8 @@
 #include <memory>
 
 #include "index/entries_part.h"
+#include "index/gsi_lag.h"
+#include "model/clock.h"
 #include "tests/testing/temp_db.h"
 
 namespace ddbd::index {
@@ -214,6 +216,40 @@ TEST(EntriesPartTest, IndexStatisticsSurviveReopenAndDropIndexClearsThem) {
   EXPECT_EQ(temp.db().Stats(by_status).size_bytes, by_status_bytes);
   EXPECT_EQ(temp.db().Stats(keys_only).item_count, 0);
   EXPECT_EQ(temp.db().Stats(keys_only).size_bytes, 0);
+}
+
+TEST(GsiLagTest, EntriesShowLateAndForgottenChangesDoNotAccumulate) {
+  TempDb temp;
+  EntriesPart part(temp.catalog());
+  ManualClock clock(1'000'000);
+  GsiLag lag(temp.catalog(), clock, 1000);
+  temp.db().AddWritePart(&part);
+  temp.db().AddWritePart(&lag);
+  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(OrdersTable()));
+  const uint64_t by_status = table->indexes[0].id;
+  ASSERT_OK(Put(temp.db(), *table, Order("o1", "paid", "30")));
+  auto lagged = lag.Overlay(by_status);
+  ASSERT_TRUE(lagged.has_value());
+  auto cursor = temp.db().ScanIndexPartition(by_status, {AttributeValue::String("paid")}, {}, {},
+                                             true, std::nullopt, &*lagged);
+  EXPECT_FALSE(cursor->Valid());  // stored, not visible yet
+  clock.Advance(1000);
+  EXPECT_FALSE(lag.Overlay(by_status).has_value());
+  EXPECT_EQ(IndexIds(temp.db(), by_status, "paid"), (std::vector<std::string>{"o1"}));
+
+  // An index nobody reads again (its table dropped) lets its changes go with the next sweep.
+  ASSERT_OK(Put(temp.db(), *table, Order("o2", "paid", "5")));
+  EXPECT_EQ(lag.PendingCount(), 2u);  // o2's entry in both indexes
+  ASSERT_OK(temp.catalog().Drop(*table));
+  clock.Advance(1000);
+  TableDef other_definition = OrdersTable();
+  other_definition.name = "Other";
+  ASSERT_OK_AND_ASSIGN(auto other, temp.catalog().Create(other_definition));
+  for (size_t i = 0; i < GsiLag::kSweepEvery / 2; ++i) {
+    ASSERT_OK(Put(temp.db(), *other, Order("x" + std::to_string(i), "open", "1")));
+  }
+  // 2,048 items × 2 indexes recorded, all still pending; the dropped table's changes are gone.
+  EXPECT_EQ(lag.PendingCount(), GsiLag::kSweepEvery);
 }
 
 }  // namespace
