@@ -6,6 +6,7 @@ table reaches the state the acknowledged request asked for, with exactly the rig
 """
 import http.client
 import json
+import os
 import signal
 import threading
 import time
@@ -222,10 +223,11 @@ def test_snapshot_restore_killed_midway_is_rolled_back(restartable):
     load(server.client, "Copy", 30000)
     assert server.process.control("PUT", "/ddbd/namespaces/fixture/snapshots/full")[0] == 200
     server.process.control("DELETE", "/ddbd/namespaces/fixture")
-    watchers = [Watcher(server.process, namespace="fixture") for _ in range(2)]
+    watchers = [Watcher(server.process, namespace="fixture", kill=True) for _ in range(2)]
     process = server.process
-    threading.Thread(target=lambda: _ignore_errors(lambda: process.control(
-        "POST", "/ddbd/namespaces/fixture/snapshots/full/restore")), daemon=True).start()
+    answers = []
+    threading.Thread(target=lambda: _ignore_errors(lambda: answers.append(process.control(
+        "POST", "/ddbd/namespaces/fixture/snapshots/full/restore"))), daemon=True).start()
     for watcher in watchers:
         watcher.start()
     wait_for(lambda: any(w.seen_creating for w in watchers), timeout=60,
@@ -233,6 +235,7 @@ def test_snapshot_restore_killed_midway_is_rolled_back(restartable):
     watcher = next(w for w in watchers if w.seen_creating)
     assert watcher.seen_creating == (400, "ResourceNotFoundException")
     server.kill_and_restart()
+    assert answers == []  # killed mid-restore, as this test means to be
     use_namespace(server.client, "fixture")
     # Never answered, so rolled back: no half-restored table; the snapshot is intact.
     assert table_status(server.client, "Copy") is None
@@ -246,12 +249,15 @@ def test_snapshot_restore_killed_midway_is_rolled_back(restartable):
 
 class Watcher(threading.Thread):
     """Polls DescribeTable for "Copy" on one kept-alive connection; the first time it sees
-    the table CREATING it tries a GetItem: seen_creating = (its status, its error type)."""
+    the table CREATING it tries a GetItem: seen_creating = (its status, its error type). With
+    `kill`, it then SIGKILLs the server at once — for work too fast for another thread to
+    catch mid-way (a snapshot restore copies 30k items in tens of milliseconds)."""
 
-    def __init__(self, process, namespace=None):
+    def __init__(self, process, namespace=None, kill=False):
         super().__init__(daemon=True)
         self.connection = http.client.HTTPConnection("127.0.0.1", process.port, timeout=60)
         self.namespace = namespace
+        self.pid = process.proc.pid if kill else None
         self.call("ListTables", {})  # accepted now, before the restore starts
         self.seen_creating = None
 
@@ -274,6 +280,8 @@ class Watcher(threading.Thread):
                     return
                 status, body = self.call("GetItem", {"TableName": "Copy",
                                                      "Key": {"pk": {"S": "1"}}})
+                if self.pid:
+                    os.kill(self.pid, signal.SIGKILL)
                 self.seen_creating = (status, body.get("__type", "").split("#")[-1])
         except (OSError, http.client.HTTPException):
             pass  # the server was killed
