@@ -9,7 +9,14 @@ namespace ddbd::server::wire {
 void JsonWriter::Quoted(std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out_.push_back('"');
-  for (char c : s) {
+  // Bytes that need no escape are copied in runs, one append per run: a payload without
+  // quotes, backslashes or control characters costs one scan and one copy.
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out_.append(s.data() + run, i - run);
+    run = i + 1;
     switch (c) {
       case '"':
         out_ += "\\\"";
@@ -33,15 +40,12 @@ void JsonWriter::Quoted(std::string_view s) {
         out_ += "\\f";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out_ += "\\u00";
-          out_.push_back(kHex[(c >> 4) & 0xF]);
-          out_.push_back(kHex[c & 0xF]);
-        } else {
-          out_.push_back(c);
-        }
+        out_ += "\\u00";
+        out_.push_back(kHex[(c >> 4) & 0xF]);
+        out_.push_back(kHex[c & 0xF]);
     }
   }
+  out_.append(s.data() + run, s.size() - run);
   out_.push_back('"');
 }
 
