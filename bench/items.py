@@ -21,13 +21,11 @@ import concurrent.futures
 import http.client
 import json
 import os
-import re
 import shutil
 import subprocess
 import tempfile
 
-from run import Server, free_port, npm_install, HERE, ROOT, CLIENT_CORE
-import proc_stats
+from run import Server, free_port, npm_install, wrk, HERE, ROOT
 
 KEYS = 20_000
 GROUPS = 1_000
@@ -99,22 +97,13 @@ def prepare(port, item_bytes):
                                for g in range(GROUPS) for n in range(GROUP_ITEMS)])
 
 
-def wrk(port, pid, op, item_bytes, seconds, run):
-    env = dict(os.environ, DDBD_BENCH_OP=op, DDBD_BENCH_ITEM_BYTES=str(item_bytes),
-               DDBD_BENCH_KEYS=str(KEYS), DDBD_BENCH_GROUPS=str(GROUPS),
-               DDBD_BENCH_PREFIX=f"{run}-")
-    before = proc_stats.cpu_seconds(pid)
-    out = subprocess.run(["taskset", "-c", CLIENT_CORE, "wrk", "-t1", "-c8", f"-d{seconds}s",
-                          "-s", os.path.join(HERE, "wrk", "items.lua"), f"http://127.0.0.1:{port}/"],
-                         capture_output=True, text=True, check=True, env=env).stdout
-    cpu = proc_stats.cpu_seconds(pid) - before
-    requests = int(re.search(r"(\d+) requests in", out).group(1))
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    if errors:
-        raise RuntimeError(f"{op} {item_bytes}: {errors.group(1)} error responses\n{out}")
+def measure_op(server, op, item_bytes, seconds, run):
+    figure = wrk(server, "items.lua", seconds, env={
+        "DDBD_BENCH_OP": op, "DDBD_BENCH_ITEM_BYTES": str(item_bytes),
+        "DDBD_BENCH_KEYS": str(KEYS), "DDBD_BENCH_GROUPS": str(GROUPS),
+        "DDBD_BENCH_PREFIX": f"{run}-"})
     per_request = 25 if op == "batch" else 1
-    return {"cpu_us": cpu / requests * 1e6,
-            "items_per_s": requests * per_request / seconds}
+    return {"cpu_us": figure["cpu_us"], "items_per_s": figure["rps"] * per_request}
 
 
 def build_floor(tmp):
@@ -135,8 +124,7 @@ def measure(server, sizes, seconds, is_floor):
                 if op == "query" and item_bytes != sizes[0]:
                     continue  # the Query rows use 200-byte items whatever the size
                 run += 1
-                results[(op, item_bytes)] = wrk(server.port, server.proc.pid, op, item_bytes,
-                                                seconds, run)
+                results[(op, item_bytes)] = measure_op(server, op, item_bytes, seconds, run)
     finally:
         server.stop()
     return results

@@ -50,7 +50,8 @@ Result<uint64_t> Database::StreamTrimPoint(uint64_t stream_id) {
 }
 
 Result<uint64_t> Database::TrimStream(uint64_t stream_id, int64_t before_ms) {
-  std::lock_guard lock(impl_->trim_mutex);
+  // The scan reads without the lock (readers call this before every GetRecords, and usually
+  // nothing is old enough); only a trim that removes something takes it.
   uint64_t trimmed = 0;
   uint64_t last = 0;
   // Usually nothing is old enough: look at the first record alone before reading on.
@@ -68,6 +69,10 @@ Result<uint64_t> Database::TrimStream(uint64_t stream_id, int64_t before_ms) {
     if (done) break;
   }
   if (trimmed == 0) return trimmed;
+  std::lock_guard lock(impl_->trim_mutex);
+  // A concurrent trim may have gone as far already: the mark only grows.
+  DDBD_ASSIGN_OR_RETURN(const uint64_t marked, StreamTrimPoint(stream_id));
+  if (last <= marked) return uint64_t{0};
   rocksdb::WriteBatch batch;
   batch.DeleteRange(impl_->indexes, StreamRecordKey(stream_id, 0),
                     StreamRecordKey(stream_id, last + 1));

@@ -120,21 +120,19 @@ Result<Applied> ApplyWithinCapacity(OpContext& ctx, const std::vector<BatchEntry
     }
     std::vector<bool> refusals;
     storage::Verdict verdict;
-    if (capacity::CapacityGovernor* governor = ctx.service().capacity()) {
-      verdict = [&, governor](const std::vector<storage::WriteOutcome>& outcomes) -> Status {
+    if (ctx.service().capacity()) {
+      verdict = [&](const std::vector<storage::WriteOutcome>& outcomes) -> Status {
         // A write that failed on its own (an item collection past its limit) fails the call.
         for (const storage::WriteOutcome& outcome : outcomes) {
           if (outcome.failure) return OkStatus();
         }
         std::vector<const TableDef*> tables;
-        std::vector<std::vector<capacity::Draw>> draws;
-        for (size_t i = 0; i < outcomes.size(); ++i) {
-          tables.push_back(applied.entries[i]->table.get());
-          draws.push_back(WriteDraws(*tables.back(), applied.entries[i]->key.partition, outcomes[i],
-                                     /*factor=*/1));
+        std::vector<AttributeValue> partitions;
+        for (const BatchEntry* entry : applied.entries) {
+          tables.push_back(entry->table.get());
+          partitions.push_back(entry->key.partition);
         }
-        auto taken = governor->TakeEach(tables, capacity::Access::kWrite, draws, ctx.NowMs(),
-                                        /*all_or_nothing=*/true);
+        auto taken = TakeEachWrite(ctx, tables, partitions, outcomes, /*factor=*/1);
         if (!taken.first_refusal) return OkStatus();
         for (const auto& refusal : taken.refusals) refusals.push_back(refusal.has_value());
         if (!first_refusal) first_refusal = taken.first_refusal;

@@ -56,36 +56,48 @@ std::vector<capacity::Draw> WriteDraws(const TableDef& table, const AttributeVal
   return draws;
 }
 
+capacity::CapacityGovernor::BatchVerdict TakeEachWrite(
+    OpContext& ctx, const std::vector<const TableDef*>& tables,
+    const std::vector<AttributeValue>& partitions,
+    const std::vector<storage::WriteOutcome>& outcomes, double factor) {
+  std::vector<std::vector<capacity::Draw>> draws;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    draws.push_back(WriteDraws(*tables[i], partitions[i], outcomes[i], factor));
+  }
+  return ctx.service().capacity()->TakeEach(tables, capacity::Access::kWrite, draws, ctx.NowMs(),
+                                            /*all_or_nothing=*/true);
+}
+
+Error ThrottledTransaction(const std::vector<std::optional<Error>>& refusals) {
+  std::vector<CancellationReason> reasons(refusals.size());
+  for (size_t i = 0; i < refusals.size(); ++i) {
+    if (!refusals[i]) continue;
+    reasons[i].code = std::string(capacity::CapacityGovernor::CancellationCode(*refusals[i]));
+    reasons[i].message = refusals[i]->message();
+  }
+  return Error::TransactionCanceled(std::move(reasons));
+}
+
 Status TakeWriteCapacity(OpContext& ctx, const std::vector<const TableDef*>& tables,
                          const std::vector<AttributeValue>& partitions,
                          const std::vector<storage::WriteOutcome>& outcomes, bool transaction) {
   capacity::CapacityGovernor* governor = ctx.service().capacity();
   if (!governor) return OkStatus();
   const double factor = transaction ? 2 : 1;
-  std::vector<std::vector<capacity::Draw>> draws;
-  for (size_t i = 0; i < outcomes.size(); ++i) {
-    draws.push_back(WriteDraws(*tables[i], partitions[i], outcomes[i], factor));
-  }
   bool failed = false;
   for (size_t i = 0; i < outcomes.size(); ++i) {
     if (!outcomes[i].failure) continue;
-    // A failed condition still costs its table units.
-    governor->Charge(*tables[i], capacity::Access::kWrite, {draws[i].front()}, ctx.NowMs());
+    // A failed condition still costs its table units (the first draw: its table's).
+    governor->Charge(*tables[i], capacity::Access::kWrite,
+                     {WriteDraws(*tables[i], partitions[i], outcomes[i], factor).front()},
+                     ctx.NowMs());
     failed = true;
   }
   if (failed) return OkStatus();
-  auto verdict = governor->TakeEach(tables, capacity::Access::kWrite, draws, ctx.NowMs(),
-                                    /*all_or_nothing=*/true);
+  auto verdict = TakeEachWrite(ctx, tables, partitions, outcomes, factor);
   if (!verdict.first_refusal) return OkStatus();
   if (!transaction) return *std::move(verdict.first_refusal);
-  std::vector<CancellationReason> reasons(outcomes.size());
-  for (size_t i = 0; i < outcomes.size(); ++i) {
-    if (!verdict.refusals[i]) continue;
-    reasons[i].code =
-        std::string(capacity::CapacityGovernor::CancellationCode(*verdict.refusals[i]));
-    reasons[i].message = verdict.refusals[i]->message();
-  }
-  return Error::TransactionCanceled(std::move(reasons));
+  return ThrottledTransaction(verdict.refusals);
 }
 
 }  // namespace ddbd::server::ops

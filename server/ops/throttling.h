@@ -40,6 +40,19 @@ void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units);
 std::vector<capacity::Draw> WriteDraws(const TableDef& table, const AttributeValue& partition,
                                        const storage::WriteOutcome& outcome, double factor);
 
+// Takes the units of writes applied together (all or nothing), each write drawing from its
+// table (`tables[i]`), GSIs and partition (`partitions[i]`), times `factor`: the governor's
+// verdict, with a refusal per write. REQUIRES: --enforce-capacity.
+capacity::CapacityGovernor::BatchVerdict TakeEachWrite(
+    OpContext& ctx, const std::vector<const TableDef*>& tables,
+    const std::vector<AttributeValue>& partitions,
+    const std::vector<storage::WriteOutcome>& outcomes, double factor);
+
+// TransactionCanceledException for a transaction whose actions the limits refused: each refused
+// action's reason is ProvisionedThroughputExceeded or ThrottlingError with its text, the others
+// None.
+Error ThrottledTransaction(const std::vector<std::optional<Error>>& refusals);
+
 // The verdict of writes that succeed or fail together (one item, a transaction's actions):
 // the throttling exception — for a transaction, TransactionCanceledException with each
 // refused action's reason — unless every write's units are available, which it then takes.

@@ -81,17 +81,16 @@ Result<TransactGetOutput> ExecuteTransactGetItems(OpContext& ctx, TransactGetInp
   std::vector<AttributeValue> partitions;
   for (const storage::ItemWrite& read : reads) partitions.push_back(read.key.partition);
   std::vector<ReadSite> sites;
-  std::vector<CancellationReason> reasons(reads.size());
+  std::vector<std::optional<Error>> refusals(reads.size());
   bool throttled = false;
   for (size_t i = 0; i < reads.size(); ++i) {
     sites.push_back({tables[i].get(), nullptr, {&partitions[i], 1}});
     if (Status admitted = AdmitRead(ctx, sites[i]); !admitted.ok()) {
-      reasons[i].code = std::string(capacity::CapacityGovernor::CancellationCode(admitted.error()));
-      reasons[i].message = admitted.error().message();
+      refusals[i] = std::move(admitted).error();
       throttled = true;
     }
   }
-  if (throttled) return Error::TransactionCanceled(std::move(reasons));
+  if (throttled) return ThrottledTransaction(refusals);
   DDBD_ASSIGN_OR_RETURN(output.outcomes, ctx.db().WriteItems(std::move(reads)));
   for (size_t i = 0; i < sites.size(); ++i) {
     ChargeRead(ctx, sites[i], 2 * ReadUnits(output.outcomes[i].old_size, /*consistent=*/true));

@@ -94,7 +94,7 @@ struct Database::Impl {
   // become visible in sequence order.
   std::mutex stream_mutex;
   uint64_t stream_sequence = 0;  // the last number issued
-  // Serialises trims, so a stream's trim mark only grows.
+  // Serialises the writes of trims, so a stream's trim mark only grows.
   std::mutex trim_mutex;
 
   mutable std::shared_mutex stats_mutex;

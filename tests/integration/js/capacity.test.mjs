@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
-  BatchWriteItemCommand, CreateTableCommand, DynamoDBClient, PutItemCommand, ScanCommand,
+  BatchWriteItemCommand, CreateTableCommand, PutItemCommand, ScanCommand,
 } from "@aws-sdk/client-dynamodb";
 import { startDdbd } from "./ddbd.mjs";
 
@@ -17,18 +17,10 @@ before(async () => {
 after(async () => { await server.stop(); });
 
 async function advance(seconds) {
-  const response = await fetch(server.endpoint + "/ddbd/clock", {
-    method: "PUT", body: JSON.stringify({ Advance: seconds }),
-  });
-  assert.equal(response.status, 200);
+  assert.equal((await server.control("PUT", "/ddbd/clock", { Advance: seconds })).status, 200);
 }
 
-function client(maxAttempts = 1) {
-  return new DynamoDBClient({
-    endpoint: server.endpoint, region: "us-east-1", maxAttempts,
-    credentials: { accessKeyId: "AKIDJS", secretAccessKey: "secret" },
-  });
-}
+const client = (maxAttempts = 1) => server.client("AKIDJS", "us-east-1", maxAttempts);
 
 async function provisionedTable(ddb, name) {
   await ddb.send(new CreateTableCommand({

@@ -14,13 +14,7 @@ before(async () => { server = await startDdbd("--in-memory"); });
 after(async () => { await server.stop(); });
 afterEach(async () => { await control("DELETE", "/ddbd/faults"); });
 
-async function control(method, path, body) {
-  const response = await fetch(server.endpoint + path, {
-    method, body: body === undefined ? undefined : JSON.stringify(body),
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-  });
-  return { status: response.status, body: await response.json() };
-}
+const control = (method, path, body) => server.control(method, path, body);
 
 // A client whose every request names `namespace`; `maxAttempts` as the SDK counts them.
 function client({ namespace, maxAttempts = 1 } = {}) {

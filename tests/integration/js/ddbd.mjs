@@ -42,11 +42,20 @@ export async function startDdbd(...extraArgs) {
     get endpoint() { return `http://127.0.0.1:${running.port}`; },
     // What the server has written to stderr so far.
     log() { return running.output.log; },
-    client(accessKeyId = "AKIDJS", region = "us-east-1") {
+    // `maxAttempts` as the SDK counts them (1: no retries).
+    client(accessKeyId = "AKIDJS", region = "us-east-1", maxAttempts = 1) {
       return new DynamoDBClient({
-        endpoint: server.endpoint, region, maxAttempts: 1,
+        endpoint: server.endpoint, region, maxAttempts,
         credentials: { accessKeyId, secretAccessKey: "secret" },
       });
+    },
+    // A control API request (/ddbd/…): { status, body } with the body parsed.
+    async control(method, path, body) {
+      const response = await fetch(server.endpoint + path, {
+        method, body: body === undefined ? undefined : JSON.stringify(body),
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+      });
+      return { status: response.status, body: await response.json() };
     },
     // Stops the server with `signal` (SIGKILL: no clean shutdown) and starts it again.
     async restart(signal = "SIGKILL") {

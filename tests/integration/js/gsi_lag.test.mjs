@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
-  CreateTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand,
+  CreateTableCommand, GetItemCommand, PutItemCommand, QueryCommand,
 } from "@aws-sdk/client-dynamodb";
 import { startDdbd } from "./ddbd.mjs";
 
@@ -16,17 +16,11 @@ before(async () => {
 after(async () => { await server.stop(); });
 
 async function advance(seconds) {
-  const response = await fetch(server.endpoint + "/ddbd/clock", {
-    method: "PUT", body: JSON.stringify({ Advance: seconds }),
-  });
-  assert.equal(response.status, 200);
+  assert.equal((await server.control("PUT", "/ddbd/clock", { Advance: seconds })).status, 200);
 }
 
 test("a GSI Query right after a write misses it until the lag has passed", async () => {
-  const ddb = new DynamoDBClient({
-    endpoint: server.endpoint, region: "us-east-1",
-    credentials: { accessKeyId: "AKIDJS", secretAccessKey: "secret" },
-  });
+  const ddb = server.client();
   await ddb.send(new CreateTableCommand({
     TableName: "JsLagged", BillingMode: "PAY_PER_REQUEST",
     KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],

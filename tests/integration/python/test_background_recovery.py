@@ -190,21 +190,9 @@ def test_restore_killed_midway_is_rolled_back_never_left_half_restored(restartab
     load(server.client, "Source", 30000)
     arn = server.client.create_backup(TableName="Source",
                                       BackupName="full")["BackupDetails"]["BackupArn"]
-    # A request runs on the I/O thread its connection was dealt to (in turn), so the restore
-    # blocks one of them: two connections opened first watch it, one of them from a free thread.
-    watchers = [Watcher(server.process) for _ in range(2)]
     client = server.client
-    threading.Thread(target=lambda: _ignore_errors(
-        lambda: client.restore_table_from_backup(TargetTableName="Copy", BackupArn=arn)),
-        daemon=True).start()
-    for watcher in watchers:
-        watcher.start()
-    wait_for(lambda: any(w.seen_creating for w in watchers), timeout=60,
-             what="the restored table, CREATING")
-    # While the restore runs, the new table is CREATING: neither readable nor writable.
-    watcher = next(w for w in watchers if w.seen_creating)
-    assert watcher.seen_creating == (400, "ResourceNotFoundException")
-    server.kill_and_restart()
+    kill_while_restoring(server, lambda: client.restore_table_from_backup(
+        TargetTableName="Copy", BackupArn=arn))
     # The restore was never answered: it is rolled back, and can simply be asked for again.
     assert table_status(server.client, "Copy") is None
     restored = server.client.restore_table_from_backup(TargetTableName="Copy", BackupArn=arn)
@@ -223,19 +211,9 @@ def test_snapshot_restore_killed_midway_is_rolled_back(restartable):
     load(server.client, "Copy", 30000)
     assert server.process.control("PUT", "/ddbd/namespaces/fixture/snapshots/full")[0] == 200
     server.process.control("DELETE", "/ddbd/namespaces/fixture")
-    watchers = [Watcher(server.process, namespace="fixture", kill=True) for _ in range(2)]
     process = server.process
-    answers = []
-    threading.Thread(target=lambda: _ignore_errors(lambda: answers.append(process.control(
-        "POST", "/ddbd/namespaces/fixture/snapshots/full/restore"))), daemon=True).start()
-    for watcher in watchers:
-        watcher.start()
-    wait_for(lambda: any(w.seen_creating for w in watchers), timeout=60,
-             what="the restored table, CREATING")
-    watcher = next(w for w in watchers if w.seen_creating)
-    assert watcher.seen_creating == (400, "ResourceNotFoundException")
-    server.kill_and_restart()
-    assert answers == []  # killed mid-restore, as this test means to be
+    kill_while_restoring(server, lambda: process.control(
+        "POST", "/ddbd/namespaces/fixture/snapshots/full/restore"), namespace="fixture")
     use_namespace(server.client, "fixture")
     # Never answered, so rolled back: no half-restored table; the snapshot is intact.
     assert table_status(server.client, "Copy") is None
@@ -247,11 +225,31 @@ def test_snapshot_restore_killed_midway_is_rolled_back(restartable):
     assert server.client.describe_table(TableName="Copy")["Table"]["ItemCount"] == 30000
 
 
+def kill_while_restoring(server, restore, namespace=None):
+    """Runs `restore` on a thread, kills the server while the restored table "Copy" is CREATING
+    and starts it again. A request runs on the I/O thread its connection was dealt to (in
+    turn), so the restore blocks one of them: two connections opened first watch it, one of
+    them from a free thread, and the first to see CREATING checks that the table can be
+    neither read nor written then and kills the server at once (a snapshot restore copies 30k
+    items in tens of milliseconds)."""
+    watchers = [Watcher(server.process, namespace=namespace, kill=True) for _ in range(2)]
+    answers = []
+    threading.Thread(target=lambda: _ignore_errors(lambda: answers.append(restore())),
+                     daemon=True).start()
+    for watcher in watchers:
+        watcher.start()
+    wait_for(lambda: any(w.seen_creating for w in watchers), timeout=60,
+             what="the restored table, CREATING")
+    watcher = next(w for w in watchers if w.seen_creating)
+    assert watcher.seen_creating == (400, "ResourceNotFoundException")
+    server.kill_and_restart()
+    assert answers == []  # killed mid-restore, as the caller means it to be
+
+
 class Watcher(threading.Thread):
     """Polls DescribeTable for "Copy" on one kept-alive connection; the first time it sees
     the table CREATING it tries a GetItem: seen_creating = (its status, its error type). With
-    `kill`, it then SIGKILLs the server at once — for work too fast for another thread to
-    catch mid-way (a snapshot restore copies 30k items in tens of milliseconds)."""
+    `kill`, it then SIGKILLs the server at once."""
 
     def __init__(self, process, namespace=None, kill=False):
         super().__init__(daemon=True)

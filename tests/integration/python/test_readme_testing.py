@@ -62,29 +62,33 @@ def test_the_python_helpers_and_the_ttl_test_work_as_written(server):
     assert server.client(namespace="readme").list_tables()["TableNames"] == []
 
 
-def test_the_capacity_example_works_as_written():
-    process = DdbdProcess("--in-memory", "--enforce-capacity").start()
+def run_example(server_args, test_name):
+    """Starts a server with `server_args`, executes the README's helpers and its example that
+    defines `test_name` against it, and runs that test with a client of the server (retries
+    off, as the examples ask). Returns the client and the server, which the caller stops."""
+    process = DdbdProcess("--in-memory", *server_args).start()
     try:
         helpers, *rest = blocks("python")
         namespace = {}
         exec(helpers.replace("http://localhost:8000", process.endpoint), namespace)
-        example = next(block for block in rest if "def test_orders_throttle" in block)
-        exec(example, namespace)
-        ddb = process.client()  # retries off, as the example asks
-        namespace["test_orders_throttle_past_their_burst"](ddb)
+        exec(next(block for block in rest if f"def {test_name}(" in block), namespace)
+        ddb = process.client()
+        namespace[test_name](ddb)
+        return ddb, process
+    except BaseException:
+        process.cleanup()
+        raise
+
+
+def test_the_capacity_example_works_as_written():
+    ddb, process = run_example(["--enforce-capacity"], "test_orders_throttle_past_their_burst")
+    try:
         assert ddb.scan(TableName="Orders", Select="COUNT")["Count"] == 301
     finally:
         process.cleanup()
 
 
 def test_the_gsi_lag_example_works_as_written():
-    process = DdbdProcess("--in-memory", "--gsi-lag-ms", "1000").start()
-    try:
-        helpers, *rest = blocks("python")
-        namespace = {}
-        exec(helpers.replace("http://localhost:8000", process.endpoint), namespace)
-        example = next(block for block in rest if "def test_a_new_user_reaches" in block)
-        exec(example, namespace)
-        namespace["test_a_new_user_reaches_the_email_index_later"](process.client())
-    finally:
-        process.cleanup()
+    _, process = run_example(["--gsi-lag-ms", "1000"],
+                             "test_a_new_user_reaches_the_email_index_later")
+    process.cleanup()
