@@ -137,8 +137,8 @@ Status Database::Impl::CopyRanges(const rocksdb::Snapshot* snapshot,
   std::vector<Result<std::optional<rocksdb::IngestExternalFileArg>>> results(
       ranges.size(), std::optional<rocksdb::IngestExternalFileArg>());
   auto run = [&](size_t i) {
-    Status copied = CopyRange(snapshot, ranges[i].family, ranges[i].from_prefix,
-                              ranges[i].from_end, ranges[i].to_prefix, ranges[i].stats, *copies[i]);
+    Status copied = CopyRange(snapshot, ranges[i].family, ranges[i].from_prefix, ranges[i].from_end,
+                              ranges[i].to_prefix, ranges[i].stats, *copies[i]);
     results[i] = copied.ok() ? copies[i]->Finish() : copied.error();
   };
   std::vector<std::thread> helpers;
