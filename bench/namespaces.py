@@ -16,7 +16,6 @@ Needs: wrk, taskset, a Python with boto3. Prints a Markdown table.
 import argparse
 import json
 import os
-import random
 import shutil
 import statistics
 import subprocess
@@ -24,6 +23,7 @@ import tempfile
 import time
 import urllib.request
 
+from payload import text
 from run import Server, create_bench_table, free_port, ROOT, HERE, CLIENT_CORE
 
 
@@ -55,23 +55,6 @@ def create_fixture_table(client):
         GlobalSecondaryIndexes=[{"IndexName": "ByStatus", "Projection": {"ProjectionType": "ALL"},
                                  "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"},
                                                {"AttributeName": "sk", "KeyType": "RANGE"}]}])
-
-
-def vocabulary(size=1000, seed=7):
-    """Made-up words with English-like letter frequencies: text that compresses about as real
-    prose or JSON does (2–3× with zlib), unlike a repeated pattern."""
-    rng = random.Random(seed)
-    return ["".join(rng.choice("etaoinshrdlcumwfgypbvkjxqz") for _ in range(rng.randint(2, 9)))
-            for _ in range(size)]
-
-
-WORDS = vocabulary()
-
-
-def text(seed, length):
-    """`length` characters of words drawn reproducibly from WORDS."""
-    rng = random.Random(seed)
-    return " ".join(rng.choice(WORDS) for _ in range(length // 3))[:length]
 
 
 def fixture_batches(items):

@@ -89,15 +89,15 @@ class Server:
 
 
 def wrk(server, script, seconds, connections=8, table=None, change=False, env=None):
-    """Runs wrk `script` against `server`: requests, requests/s and the server's CPU µs per
-    request. `env`: more variables for the script."""
+    """Runs wrk `script` against `server`: requests, requests/s, the server's CPU µs per
+    request and the 99th percentile of latency in ms. `env`: more variables for the script."""
     before = server.cpu_seconds()
     env = dict(os.environ, **(env or {}))
     if table:
         env["DDBD_BENCH_TABLE"] = table
     if change:
         env["DDBD_BENCH_CHANGE"] = "1"
-    out = subprocess.run(["taskset", "-c", CLIENT_CORE, "wrk", "-t1", f"-c{connections}",
+    out = subprocess.run(["taskset", "-c", CLIENT_CORE, "wrk", "--latency", "-t1", f"-c{connections}",
                           f"-d{seconds}s", "-s", os.path.join(HERE, "wrk", script),
                           f"http://127.0.0.1:{server.port}/"],
                          capture_output=True, text=True, check=True, env=env).stdout
@@ -106,7 +106,10 @@ def wrk(server, script, seconds, connections=8, table=None, change=False, env=No
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if errors:
         raise RuntimeError(f"{server.name} {script}: {errors.group(1)} error responses\n{out}")
-    return {"requests": requests, "rps": requests / seconds, "cpu_us": cpu / requests * 1e6}
+    p99 = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+    p99_ms = float(p99.group(1)) * {"us": 1e-3, "ms": 1, "s": 1e3}[p99.group(2)]
+    return {"requests": requests, "rps": requests / seconds, "cpu_us": cpu / requests * 1e6,
+            "p99_ms": p99_ms}
 
 
 def create_bench_table(client):

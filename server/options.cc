@@ -77,6 +77,9 @@ std::string UsageText() {
                         indexes (default 10 GB; lower it to test the limit)
   --max-wal-mb N        bound of the write-ahead log (default 64): past it, memtables are
                         flushed so old log files can go; also bounds the replay at start
+  --block-cache-mb N    memory for cached blocks of the stored data, their indexes and
+                        filters (default 64); with the memtables' 64 MB it bounds the
+                        memory the data takes however large the store grows
   --region NAME         region used in ARNs when a request is not signed (default us-east-1)
   --vector-index-allocation-ms N
                         keep a vector index added by UpdateTable N ms in its allocation phase
@@ -227,6 +230,8 @@ std::vector<Option> StorageOptions() {
                 [](CommandLine& cl, int v) { cl.storage.item_collection_limit_bytes = v; }),
       IntOption({"--max-wal-mb"}, 1, 1 << 20,
                 [](CommandLine& cl, int v) { cl.storage.max_wal_bytes = uint64_t(v) << 20; }),
+      IntOption({"--block-cache-mb"}, 1, 1 << 20,
+                [](CommandLine& cl, int v) { cl.storage.block_cache_bytes = uint64_t(v) << 20; }),
       Flag({"-optimizeDbBeforeStartup"},
            [](CommandLine& cl) { cl.storage.compact_on_open = true; }),
   };

@@ -45,6 +45,10 @@ struct OpenOptions {
   // Table files RocksDB keeps open at most (its max_open_files): bounded so that, with the
   // connections, the process stays within its file-descriptor limit.
   int max_open_files = 512;
+  // The block cache, shared by every column family, which also holds the table files' index
+  // and filter blocks: with the memtables' fixed budget, it bounds the memory the stored data
+  // takes however large the store grows.
+  uint64_t block_cache_bytes = uint64_t{64} << 20;
 };
 
 // Where an ordered read resumes: after the item with `table_key` (table reads), or after the

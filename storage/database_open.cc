@@ -106,17 +106,31 @@ rocksdb::Options DatabaseOptions(const OpenOptions& options, Database::Impl& imp
   return db_options;
 }
 
-std::vector<rocksdb::ColumnFamilyDescriptor> Families(const rocksdb::Options& db_options) {
+std::vector<rocksdb::ColumnFamilyDescriptor> Families(const OpenOptions& options,
+                                                      const rocksdb::Options& db_options) {
   rocksdb::BlockBasedTableOptions table_options;
-  table_options.block_cache = rocksdb::NewLRUCache(32 << 20);
+  table_options.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
   table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  // Index and filter blocks live in the block cache rather than beside it (where they would
+  // grow with the store, about 3 bytes per key): memory stays within the cache's bound.
+  // They are partitioned, so that a lookup loads a 4 KB partition rather than a whole file's
+  // index or filter (hundreds of KB, more than a cache shard holds, which a cold read would
+  // load and parse each time); the partitions' top level stays pinned.
+  table_options.cache_index_and_filter_blocks = true;
+  table_options.index_type = rocksdb::BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch;
+  table_options.partition_filters = true;
+  table_options.pin_top_level_index_and_filter = true;
+  table_options.pin_l0_filter_and_index_blocks_in_cache = true;
+  const std::shared_ptr<rocksdb::TableFactory> table_factory(
+      rocksdb::NewBlockBasedTableFactory(table_options));
   // Every item write also adds a statistics merge operand to the catalog family, so its
   // memtable is kept small (flushing folds the operands).
   rocksdb::ColumnFamilyOptions catalog_options(db_options);
   catalog_options.merge_operator = NewStatsMergeOperator();
   catalog_options.write_buffer_size = 4 << 20;
+  catalog_options.table_factory = table_factory;
   rocksdb::ColumnFamilyOptions item_options(db_options);
-  item_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
+  item_options.table_factory = table_factory;
   item_options.write_buffer_size = 32 << 20;
   // Every write first looks its item up; most new items are absent, and a memtable bloom
   // filter answers that without searching the skip list.
@@ -170,7 +184,7 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status status =
-      rocksdb::DB::Open(db_options, path, Families(db_options), &handles, &raw);
+      rocksdb::DB::Open(db_options, path, Families(options, db_options), &handles, &raw);
   if (!status.ok()) return StorageError(status);
   impl->db.reset(raw);
   impl->path = path;

@@ -45,6 +45,12 @@ TEST(OptionsTest, ConnectionsAreBoundedInNumberAndTime) {
   EXPECT_EQ(Failure({"--idle-timeout-ms", "x"}), "invalid value for --idle-timeout-ms: 'x'");
 }
 
+TEST(OptionsTest, StoredDataTakesABoundedBlockCache) {
+  EXPECT_EQ(Parse({}).storage.block_cache_bytes, uint64_t{64} << 20);
+  EXPECT_EQ(Parse({"--block-cache-mb", "512"}).storage.block_cache_bytes, uint64_t{512} << 20);
+  EXPECT_EQ(Failure({"--block-cache-mb", "0"}), "invalid value for --block-cache-mb: '0'");
+}
+
 TEST(FileLimitsTest, StorageKeepsItsDescriptorsWhateverTheLimit) {
   EXPECT_EQ(SplitFileLimit(256).storage_files, 64);
   EXPECT_EQ(SplitFileLimit(256).max_connections, 256 - 64 - kSpareFiles);
