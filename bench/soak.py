@@ -126,14 +126,6 @@ def open_fds(pid):
     return len(names), sockets, ssts
 
 
-def peak_rss_mb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
 # ---------------------------------------------------------------------------------------------
 # The load
 
@@ -356,7 +348,7 @@ def main():
         for thread in threads:
             thread.join(timeout=120)
         items = server.client().describe_table(TableName=TABLE)["Table"]["ItemCount"]
-        peak = peak_rss_mb(server.proc.pid)
+        peak = proc_stats.peak_rss_mb(server.proc.pid)
     finally:
         load.stop.set()
         server.stop()

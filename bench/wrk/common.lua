@@ -15,6 +15,16 @@ function M.headers(operation)
   return headers
 end
 
+-- wrk's request function for `operations[op]`, a pair {DynamoDB operation, body function}.
+function M.request_for(operations, op)
+  local chosen = operations[op]
+  local headers = M.headers(chosen[1])
+  local body = chosen[2]
+  return function()
+    return wrk.format("POST", "/", headers, body())
+  end
+end
+
 -- Keys of the preloaded items: pk "user#<n>" for n in [0, KEYS).
 M.KEYS = 10000
 

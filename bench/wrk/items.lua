@@ -62,10 +62,4 @@ local operations = {
   end},
 }
 
-local chosen = operations[op]
-local headers = common.headers(chosen[1])
-local body = chosen[2]
-
-request = function()
-  return wrk.format("POST", "/", headers, body())
-end
+request = common.request_for(operations, op)

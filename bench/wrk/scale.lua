@@ -22,10 +22,4 @@ local bodies = {
   end},
 }
 
-local chosen = bodies[op]
-local headers = common.headers(chosen[1])
-local body = chosen[2]
-
-request = function()
-  return wrk.format("POST", "/", headers, body())
-end
+request = common.request_for(bodies, op)

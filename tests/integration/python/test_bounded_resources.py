@@ -10,12 +10,13 @@ import pytest
 from conftest import DdbdProcess
 
 
-def rss_kb(pid):
+def status_mb(pid, field):
+    """VmRSS (resident now) or VmHWM (the peak so far) of process `pid`, in MB."""
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS")
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError(f"no {field}")
 
 
 @pytest.mark.skipif("ASAN_OPTIONS" in os.environ,
@@ -42,21 +43,13 @@ def test_transaction_tokens_do_not_keep_their_requests():
 
         for _ in range(50):  # warm up allocator pools and caches
             check()
-        before = rss_kb(server.proc.pid)
+        before = status_mb(server.proc.pid, "VmRSS")
         for _ in range(400):  # 60 MB of requests, each with its own token
             check()
-        grown_mb = (rss_kb(server.proc.pid) - before) / 1024
+        grown_mb = status_mb(server.proc.pid, "VmRSS") - before
         assert grown_mb < 20, f"RSS grew {grown_mb:.1f} MB over 400 tokened transactions"
     finally:
         server.cleanup()
-
-
-def peak_rss_mb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    raise AssertionError("no VmHWM")
 
 
 @pytest.mark.skipif("ASAN_OPTIONS" in os.environ,
@@ -71,7 +64,7 @@ def test_stored_data_takes_the_block_cache_and_memtables_not_more():
         client.create_table(TableName="Big", BillingMode="PAY_PER_REQUEST",
                             KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
                             AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
-        empty_mb = peak_rss_mb(server.proc.pid)
+        empty_mb = status_mb(server.proc.pid, "VmHWM")
         payload = "".join(chr(97 + (i * 7919) % 26) for i in range(4000))
         for batch in range(2400):  # 60,000 items of 4 KB
             items = [{"PutRequest": {"Item": {"pk": {"S": f"{batch}-{i}"},
@@ -90,7 +83,7 @@ def test_stored_data_takes_the_block_cache_and_memtables_not_more():
         for n in range(0, 60000, 997):
             key = {"pk": {"S": f"{n // 25}-{n % 25}"}}
             assert client.get_item(TableName="Big", Key=key)["Item"]["p"]["S"] == payload
-        grown_mb = peak_rss_mb(server.proc.pid) - empty_mb
+        grown_mb = status_mb(server.proc.pid, "VmHWM") - empty_mb
         assert grown_mb < 64 + 8 + 40, f"peak RSS grew {grown_mb:.0f} MB"  # 256 MB with a 512 MB cache
     finally:
         server.cleanup()
