@@ -16,6 +16,9 @@ class RocksItemCursor : public ItemCursor {
                   std::string upper, bool forward)
       : lower_(std::move(lower)), upper_(std::move(upper)), forward_(forward) {
     rocksdb::ReadOptions options;
+    // The items family's prefix filter is used when both bounds lie in one partition hash
+    // (a Query); other reads (Scan segments) seek in total order.
+    options.auto_prefix_mode = true;
     lower_slice_ = rocksdb::Slice(lower_);
     upper_slice_ = rocksdb::Slice(upper_);
     options.iterate_lower_bound = &lower_slice_;

@@ -108,6 +108,8 @@ Status Database::Impl::CopyRange(const rocksdb::Snapshot* snapshot,
   options.fill_cache = false;
   // Read in large sequential chunks rather than a system call per block.
   options.readahead_size = 4 << 20;
+  // A range across partitions: the items family's prefix filter must not be used.
+  options.total_order_seek = true;
   std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(options, family));
   std::string key;
   for (it->Seek(from_prefix); it->Valid(); it->Next()) {

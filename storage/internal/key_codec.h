@@ -26,6 +26,9 @@ std::string ItemKey(uint64_t table_id, const PrimaryKey& key);
 std::string TablePrefix(uint64_t table_id);
 // table id ‖ hash (8 bytes each): where a hash range starts.
 std::string HashPrefix(uint64_t table_id, uint64_t hash);
+// The length of HashPrefix, shared by every item of a partition: the items family's prefix
+// for its filters (database_open.cc).
+inline constexpr size_t kItemKeyPrefixBytes = 16;
 
 // index id ‖ hash64(index pk) ‖ enc(index pk) ‖ enc(index sk) ‖ enc(table pk) ‖ enc(table sk):
 // the key of one index entry. Entries of one index partition are ordered by index sort key,
