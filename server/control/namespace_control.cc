@@ -12,16 +12,23 @@ namespace {
 struct NamespaceSummary {
   std::vector<std::string> tables;  // in ascending byte order (the catalog's)
   int64_t item_count = 0;
+  int64_t snapshot_count = 0;
 };
 
-// Every namespace holding a table, by scope, plus the default one (always there).
-std::map<std::string, NamespaceSummary> Summaries(Service& service) {
+// Every namespace holding a table or a snapshot, by scope, plus the default one (always
+// there). A namespace whose tables were dropped but whose snapshots remain is still listed:
+// it can be restored.
+Result<std::map<std::string, NamespaceSummary>> Summaries(Service& service) {
   std::map<std::string, NamespaceSummary> summaries;
   summaries[""];
   for (const auto& table : service.catalog().AllTables()) {
     NamespaceSummary& summary = summaries[table->scope];
     summary.tables.push_back(table->name);
     summary.item_count += service.db().Stats(table->id).item_count;
+  }
+  DDBD_ASSIGN_OR_RETURN(std::vector<storage::SnapshotRecord> snapshots, service.db().Snapshots());
+  for (const storage::SnapshotRecord& snapshot : snapshots) {
+    ++summaries[snapshot.scope].snapshot_count;
   }
   return summaries;
 }
@@ -30,12 +37,13 @@ void WriteSummary(wire::JsonWriter& out, std::string_view scope, const Namespace
   out.Key("Name").String(Service::NamespaceOfScope(scope));
   out.Key("TableCount").Int(static_cast<int64_t>(summary.tables.size()));
   out.Key("ItemCount").Int(summary.item_count);
+  out.Key("SnapshotCount").Int(summary.snapshot_count);
 }
 
 }  // namespace
 
 Result<std::string> ListNamespaces(Service& service) {
-  std::map<std::string, NamespaceSummary> summaries = Summaries(service);
+  DDBD_ASSIGN_OR_RETURN(auto summaries, Summaries(service));
   // By name as shown ("default" among the others, not first because its scope is "").
   std::map<std::string, std::map<std::string, NamespaceSummary>::const_iterator> by_name;
   for (auto it = summaries.cbegin(); it != summaries.cend(); ++it) {
@@ -54,7 +62,8 @@ Result<std::string> ListNamespaces(Service& service) {
 
 Result<std::string> DescribeNamespace(Service& service, std::string_view name) {
   DDBD_ASSIGN_OR_RETURN(std::string scope, Service::ScopeOfNamespace(name));
-  const NamespaceSummary summary = Summaries(service)[scope];  // empty when never used
+  DDBD_ASSIGN_OR_RETURN(auto summaries, Summaries(service));
+  const NamespaceSummary summary = summaries[scope];  // empty when never used
   wire::JsonWriter out;
   out.BeginObject();
   WriteSummary(out, scope, summary);

@@ -47,7 +47,8 @@ test("workers in different namespaces own the same table name", async () => {
   assert.equal(fromB.Item, undefined);
   const listed = await control("GET", "/ddbd/namespaces");
   assert.deepEqual(listed.body.Namespaces.filter((n) => n.Name.startsWith("js-")), [
-    { Name: "js-a", TableCount: 1, ItemCount: 1 }, { Name: "js-b", TableCount: 1, ItemCount: 0 },
+    { Name: "js-a", TableCount: 1, ItemCount: 1, SnapshotCount: 0 },
+    { Name: "js-b", TableCount: 1, ItemCount: 0, SnapshotCount: 0 },
   ]);
   assert.deepEqual((await control("DELETE", "/ddbd/namespaces/js-a")).body,
                    { Name: "js-a", TablesDeleted: 1, BackupsDeleted: 0 });

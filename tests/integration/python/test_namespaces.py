@@ -109,15 +109,19 @@ def test_namespaces_are_listed_by_name_with_their_counts(server):
     assert status == 200
     names = [n["Name"] for n in body["Namespaces"]]
     assert names == sorted(names)
-    assert {"Name": "list-a", "TableCount": 2, "ItemCount": 0} in body["Namespaces"]
-    assert {"Name": "list-b", "TableCount": 2, "ItemCount": 2} in body["Namespaces"]
+    assert {"Name": "list-a", "TableCount": 2, "ItemCount": 0, "SnapshotCount": 0} \
+        in body["Namespaces"]
+    assert {"Name": "list-b", "TableCount": 2, "ItemCount": 2, "SnapshotCount": 0} \
+        in body["Namespaces"]
     assert "default" in names  # always there, even without tables
     status, body = server.control("GET", "/ddbd/namespaces/list-b")
     assert status == 200
-    assert body == {"Name": "list-b", "TableCount": 2, "ItemCount": 2, "Tables": ["One", "Two"]}
+    assert body == {"Name": "list-b", "TableCount": 2, "ItemCount": 2, "SnapshotCount": 0,
+                    "Tables": ["One", "Two"]}
     # A namespace never used is empty, not missing: namespaces are created on first use.
     assert server.control("GET", "/ddbd/namespaces/never-used") == (
-        200, {"Name": "never-used", "TableCount": 0, "ItemCount": 0, "Tables": []})
+        200, {"Name": "never-used", "TableCount": 0, "ItemCount": 0, "SnapshotCount": 0,
+              "Tables": []})
     for namespace in ("list-a", "list-b"):
         server.control("DELETE", f"/ddbd/namespaces/{namespace}")
 

@@ -150,6 +150,28 @@ def test_saving_again_replaces_the_snapshot(server):
     server.control("DELETE", "/ddbd/namespaces/resave")
 
 
+def test_a_namespace_holding_only_snapshots_is_listed(server):
+    ddb = server.client(namespace="kept-only-as-snapshot")
+    ddb.create_table(TableName="Tab", BillingMode="PAY_PER_REQUEST",
+                     KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+                     AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}])
+    ddb.put_item(TableName="Tab", Item={"id": {"S": "1"}})
+    server.control("PUT", "/ddbd/namespaces/kept-only-as-snapshot/snapshots/one")
+    server.control("PUT", "/ddbd/namespaces/kept-only-as-snapshot/snapshots/two")
+    assert server.control("DELETE", "/ddbd/namespaces/kept-only-as-snapshot")[0] == 200
+    # Its tables are gone, but it still holds something that can be restored.
+    listed = server.control("GET", "/ddbd/namespaces")[1]["Namespaces"]
+    assert {"Name": "kept-only-as-snapshot", "TableCount": 0, "ItemCount": 0,
+            "SnapshotCount": 2} in listed
+    assert server.control("GET", "/ddbd/namespaces/kept-only-as-snapshot") == (
+        200, {"Name": "kept-only-as-snapshot", "TableCount": 0, "ItemCount": 0,
+              "SnapshotCount": 2, "Tables": []})
+    for name in ("one", "two"):
+        server.control("DELETE", f"/ddbd/namespaces/kept-only-as-snapshot/snapshots/{name}")
+    names = [n["Name"] for n in server.control("GET", "/ddbd/namespaces")[1]["Namespaces"]]
+    assert "kept-only-as-snapshot" not in names
+
+
 def test_ttl_works_on_a_restored_table(server):
     ddb = server.client(namespace="ttl-restored")
     ddb.create_table(TableName="Sessions", BillingMode="PAY_PER_REQUEST",
