@@ -77,9 +77,8 @@ std::string UsageText() {
                         indexes (default 10 GB; lower it to test the limit)
   --max-wal-mb N        bound of the write-ahead log (default 64): past it, memtables are
                         flushed so old log files can go; also bounds the replay at start
-  --block-cache-mb N    memory for cached blocks of the stored data, their indexes and
-                        filters (default 64); with the memtables' 64 MB it bounds the
-                        memory the data takes however large the store grows
+  --block-cache-mb N    memory for cached blocks of stored data, with their indexes and
+                        filters (default 64); with 64 MB of memtables, the data's bound
   --region NAME         region used in ARNs when a request is not signed (default us-east-1)
   --vector-index-allocation-ms N
                         keep a vector index added by UpdateTable N ms in its allocation phase

@@ -36,8 +36,9 @@ class RocksItemCursor : public ItemCursor {
   }
   bool Valid() const override { return iterator_->Valid(); }
   void Next() override { forward_ ? iterator_->Next() : iterator_->Prev(); }
-  Result<Item> item() const override {
-    return DecodeItem(std::string_view(iterator_->value().data(), iterator_->value().size()));
+  Result<Item> item() const override { return DecodeItem(*stored_encoding()); }
+  std::optional<std::string_view> stored_encoding() const override {
+    return std::string_view(iterator_->value().data(), iterator_->value().size());
   }
   Status status() const override {
     rocksdb::Status s = iterator_->status();
@@ -81,6 +82,10 @@ class OverlaidCursor : public ItemCursor {
   Result<Item> item() const override {
     if (from_overlay_) return *overlay_[next_overlay_]->second;
     return stored_.item();
+  }
+  std::optional<std::string_view> stored_encoding() const override {
+    if (from_overlay_) return std::nullopt;
+    return stored_.stored_encoding();
   }
   Status status() const override { return stored_.status(); }
 

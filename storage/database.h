@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/attribute_sink.h"
 #include "model/attribute_value.h"
 #include "model/key_range.h"
 #include "model/result.h"
@@ -67,9 +68,20 @@ class ItemCursor {
   virtual void Next() = 0;
   // The current item (or index entry's projected attributes), decoded. REQUIRES: Valid().
   virtual Result<Item> item() const = 0;
+  // The current entry as stored (for StoredItemSize and VisitStoredItem), valid until Next;
+  // nullopt when the entry does not come from storage (an --gsi-lag-ms overlay's). Reads that
+  // return whole items render them from this without decoding. REQUIRES: Valid().
+  virtual std::optional<std::string_view> stored_encoding() const { return std::nullopt; }
   // An I/O error that ended the iteration early, if any.
   virtual Status status() const = 0;
 };
+
+// DynamoDB's size of a stored item (or index entry), read from its encoding's header.
+// Fails on a corrupt record.
+Result<size_t> StoredItemSize(std::string_view encoding);
+// Hands a stored item's attributes to `sink` in name order, as DecodeItem would produce them,
+// without building the Item. Fails on a corrupt record (having sent part of it).
+Status VisitStoredItem(std::string_view encoding, AttributeSink& sink);
 
 // Writes a backfilled record for one item (an index entry, an expiry): `encoding` is the
 // item's stored encoding.

@@ -316,7 +316,7 @@ Result<std::string> RunSelect(OpContext& ctx, const ExecuteInput& in, const Stat
   }
   wire::JsonWriter out;
   out.BeginObject().Key("Items").BeginArray();
-  for (const Item& item : page.items) wire::WriteAttributeMap(out, item);
+  DDBD_RETURN_IF_ERROR(WritePageItems(out, page.items));
   out.EndArray();
   if (page.last_evaluated_key) {
     wire::JsonWriter key;

@@ -237,26 +237,43 @@ Result<PageOutput> ReadPage(storage::Database& db, const ReadTarget& target,
                             storage::ItemCursor& cursor, const ReadOptions& options) {
   const bool fetch = NeedsTableItem(target, options);
   const auto& expr = options.expressions;
+  // Items returned as stored need no decoding (the key of a page's last one aside).
+  const bool whole_as_stored =
+      !fetch && !expr.filter && !expr.projection && options.select != Select::kCount;
   PageOutput page;
   size_t bytes_read = 0;
   for (; cursor.Valid(); cursor.Next()) {
-    DDBD_ASSIGN_OR_RETURN(Item item, cursor.item());
     ++page.scanned;
-    if (fetch) {
-      DDBD_ASSIGN_OR_RETURN(std::optional<Item> full,
-                            db.GetItem(*target.table, KeyOf(*target.table, item)));
-      if (!full) continue;  // deleted since the index entry was read
-      item = std::move(*full);
+    const std::optional<std::string_view> stored =
+        whole_as_stored ? cursor.stored_encoding() : std::nullopt;
+    std::optional<Item> item;
+    if (stored) {
+      DDBD_ASSIGN_OR_RETURN(size_t size, storage::StoredItemSize(*stored));
+      bytes_read += size;
+    } else {
+      DDBD_ASSIGN_OR_RETURN(item, cursor.item());
+      if (fetch) {
+        DDBD_ASSIGN_OR_RETURN(item, db.GetItem(*target.table, KeyOf(*target.table, *item)));
+        if (!item) continue;  // deleted since the index entry was read
+      }
+      bytes_read += ItemSize(*item);
     }
-    bytes_read += ItemSize(item);
     const bool page_full =
         (options.limit && page.scanned >= *options.limit) || bytes_read >= kMaxPageBytes;
-    if (page_full) page.last_evaluated_key = KeyAttributes(target, item);
-    if (!expr.filter || expressions::Matches(*expr.filter, item, expr.bindings)) {
+    if (page_full) {
+      if (!item) {
+        DDBD_ASSIGN_OR_RETURN(item, cursor.item());
+      }
+      page.last_evaluated_key = KeyAttributes(target, *item);
+    }
+    if (stored) {
+      ++page.count;
+      page.items.emplace_back(std::in_place_type<std::string>, *stored);
+    } else if (!expr.filter || expressions::Matches(*expr.filter, *item, expr.bindings)) {
       ++page.count;
       if (options.select != Select::kCount) {
-        page.items.push_back(expr.projection ? expressions::Project(item, *expr.projection)
-                                             : std::move(item));
+        page.items.emplace_back(expr.projection ? expressions::Project(*item, *expr.projection)
+                                                : std::move(*item));
       }
     }
     if (page_full) break;
@@ -273,12 +290,26 @@ Result<PageOutput> ReadPage(storage::Database& db, const ReadTarget& target,
   return page;
 }
 
-std::string RenderPage(const PageOutput& page, const ReadOptions& options) {
+Status WritePageItems(wire::JsonWriter& out, const std::vector<PageItem>& items) {
+  wire::JsonAttributeSink sink(out);
+  for (const PageItem& item : items) {
+    if (const auto* decoded = std::get_if<Item>(&item)) {
+      wire::WriteAttributeMap(out, *decoded);
+      continue;
+    }
+    out.BeginObject();
+    DDBD_RETURN_IF_ERROR(storage::VisitStoredItem(std::get<std::string>(item), sink));
+    out.EndObject();
+  }
+  return OkStatus();
+}
+
+Result<std::string> RenderPage(const PageOutput& page, const ReadOptions& options) {
   wire::JsonWriter out;
   out.BeginObject();
   if (options.select != Select::kCount) {
     out.Key("Items").BeginArray();
-    for (const Item& item : page.items) wire::WriteAttributeMap(out, item);
+    DDBD_RETURN_IF_ERROR(WritePageItems(out, page.items));
     out.EndArray();
   }
   out.Key("Count").Int(page.count);

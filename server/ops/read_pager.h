@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "model/table_def.h"
@@ -74,10 +75,15 @@ Result<storage::StartKey> StartKeyFor(const ReadTarget& target, const Item& star
 // entries written too recently to be visible, and the entries they replaced.
 std::optional<storage::EntryOverlay> LaggedEntries(OpContext& ctx, const ReadTarget& target);
 
+// An item a page returns: decoded (filtered, projected, fetched or overlaid), or, when
+// returned whole and straight from storage, its stored encoding — rendered without being
+// decoded (most reads: the per-byte cost of a Query or Scan).
+using PageItem = std::variant<Item, std::string>;
+
 // One page of a Query or Scan: the items returned (filtered and projected), the counts, where
 // the next page starts, and what the read consumed.
 struct PageOutput {
-  std::vector<Item> items;  // empty for Select=COUNT
+  std::vector<PageItem> items;  // empty for Select=COUNT
   int64_t count = 0;
   int64_t scanned = 0;
   std::optional<Item> last_evaluated_key;
@@ -89,8 +95,12 @@ struct PageOutput {
 Result<PageOutput> ReadPage(storage::Database& db, const ReadTarget& target,
                             storage::ItemCursor& cursor, const ReadOptions& options);
 
+// A page's items as a JSON array's elements (inside the caller's brackets). Fails only on a
+// corrupt stored record.
+Status WritePageItems(wire::JsonWriter& out, const std::vector<PageItem>& items);
+
 // The JSON response of Query or Scan for a page.
-std::string RenderPage(const PageOutput& page, const ReadOptions& options);
+Result<std::string> RenderPage(const PageOutput& page, const ReadOptions& options);
 
 // Query and Scan as typed steps (query.cc, scan.cc), for their handlers and for PartiQL's
 // SELECT. Execute resolves `in.read` (an index read's default Select) before reading.

@@ -263,4 +263,51 @@ void WriteAttributeMap(JsonWriter& out, const AttributeMap& map) {
   out.EndObject();
 }
 
+void JsonAttributeSink::Name(std::string_view name) { out_.Key(name); }
+
+void JsonAttributeSink::Scalar(AttributeType type, std::string_view bytes) {
+  out_.BeginObject().Key(TypeName(type));
+  if (type == AttributeType::kB) {
+    out_.String(Base64Encode(bytes));
+  } else {
+    out_.String(bytes);
+  }
+  out_.EndObject();
+}
+
+void JsonAttributeSink::Bool(bool value) {
+  out_.BeginObject().Key(TypeName(AttributeType::kBool)).Bool(value).EndObject();
+}
+
+void JsonAttributeSink::Null() {
+  out_.BeginObject().Key(TypeName(AttributeType::kNull)).Bool(true).EndObject();
+}
+
+void JsonAttributeSink::BeginMap() {
+  out_.BeginObject().Key(TypeName(AttributeType::kM)).BeginObject();
+}
+
+void JsonAttributeSink::EndMap() { out_.EndObject().EndObject(); }
+
+void JsonAttributeSink::BeginList() {
+  out_.BeginObject().Key(TypeName(AttributeType::kL)).BeginArray();
+}
+
+void JsonAttributeSink::EndList() { out_.EndArray().EndObject(); }
+
+void JsonAttributeSink::BeginSet(AttributeType type) {
+  set_type_ = type;
+  out_.BeginObject().Key(TypeName(type)).BeginArray();
+}
+
+void JsonAttributeSink::SetMember(std::string_view bytes) {
+  if (set_type_ == AttributeType::kBS) {
+    out_.String(Base64Encode(bytes));
+  } else {
+    out_.String(bytes);
+  }
+}
+
+void JsonAttributeSink::EndSet() { out_.EndArray().EndObject(); }
+
 }  // namespace ddbd::server::wire

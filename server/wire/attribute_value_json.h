@@ -4,6 +4,7 @@
 // ParseAttributeMap, WriteAttributeValue, WriteAttributeMap.
 #pragma once
 
+#include "model/attribute_sink.h"
 #include "model/attribute_value.h"
 #include "model/result.h"
 #include "server/wire/json_reader.h"
@@ -19,5 +20,27 @@ Result<Item> ParseAttributeMap(JsonValue json);
 
 void WriteAttributeValue(JsonWriter& out, const AttributeValue& value);
 void WriteAttributeMap(JsonWriter& out, const AttributeMap& map);
+
+// Writes the attributes it receives as WriteAttributeMap writes an Item's, less the braces
+// around the whole item (the caller's): the same bytes for the same attributes.
+class JsonAttributeSink : public AttributeSink {
+ public:
+  explicit JsonAttributeSink(JsonWriter& out) : out_(out) {}
+  void Name(std::string_view name) override;
+  void Scalar(AttributeType type, std::string_view bytes) override;
+  void Bool(bool value) override;
+  void Null() override;
+  void BeginMap() override;
+  void EndMap() override;
+  void BeginList() override;
+  void EndList() override;
+  void BeginSet(AttributeType type) override;
+  void SetMember(std::string_view bytes) override;
+  void EndSet() override;
+
+ private:
+  JsonWriter& out_;
+  AttributeType set_type_ = AttributeType::kSS;  // of the set being written (sets do not nest)
+};
 
 }  // namespace ddbd::server::wire

@@ -8,6 +8,7 @@
 #include "model/attribute_value.h"
 #include "model/primary_key.h"
 #include "model/result.h"
+#include "storage/database.h"
 
 namespace ddbd::storage {
 
@@ -16,8 +17,6 @@ namespace ddbd::storage {
 std::string EncodeItem(const AttributeMap& item, size_t item_size);
 std::string EncodeItem(const AttributeMap& item);
 Result<Item> DecodeItem(std::string_view bytes);
-// The size header of an encoded item; fails on a corrupt record.
-Result<size_t> StoredItemSize(std::string_view bytes);
 
 // A primary key as a value (the expiry keyspace's): its values in the item encoding.
 std::string EncodePrimaryKey(const PrimaryKey& key);
