@@ -133,12 +133,18 @@ def test_save_list_restore_fork_and_delete(server):
         server.control("DELETE", f"/ddbd/namespaces/{namespace}")
 
 
-def test_saving_again_replaces_the_snapshot(server):
-    ddb = server.client(namespace="resave")
+def table_with_one_item(server, namespace):
+    """A client of `namespace`, holding the table "Tab" with the item {"id": "1"}."""
+    ddb = server.client(namespace=namespace)
     ddb.create_table(TableName="Tab", BillingMode="PAY_PER_REQUEST",
                      KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
                      AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}])
     ddb.put_item(TableName="Tab", Item={"id": {"S": "1"}})
+    return ddb
+
+
+def test_saving_again_replaces_the_snapshot(server):
+    ddb = table_with_one_item(server, "resave")
     assert server.control("PUT", "/ddbd/namespaces/resave/snapshots/s")[1]["ItemCount"] == 1
     ddb.put_item(TableName="Tab", Item={"id": {"S": "2"}})
     assert server.control("PUT", "/ddbd/namespaces/resave/snapshots/s")[1]["ItemCount"] == 2
@@ -151,11 +157,7 @@ def test_saving_again_replaces_the_snapshot(server):
 
 
 def test_a_namespace_holding_only_snapshots_is_listed(server):
-    ddb = server.client(namespace="kept-only-as-snapshot")
-    ddb.create_table(TableName="Tab", BillingMode="PAY_PER_REQUEST",
-                     KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-                     AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}])
-    ddb.put_item(TableName="Tab", Item={"id": {"S": "1"}})
+    ddb = table_with_one_item(server, "kept-only-as-snapshot")
     server.control("PUT", "/ddbd/namespaces/kept-only-as-snapshot/snapshots/one")
     server.control("PUT", "/ddbd/namespaces/kept-only-as-snapshot/snapshots/two")
     assert server.control("DELETE", "/ddbd/namespaces/kept-only-as-snapshot")[0] == 200
