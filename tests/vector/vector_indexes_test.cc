@@ -165,6 +165,7 @@ TEST(VectorIndexesTest, SavedGraphsAreUsedOnlyForTheStateTheyWereSavedIn) {
   EXPECT_EQ(memory->size(), 1001u);
   EXPECT_EQ(memory->graphs_completed(), 0u);
   executor.Stop();
+  std::filesystem::remove_all(graphs);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 """DynamoDB Local's command-line flags, each used the way DynamoDB Local users pass them."""
 import os
 import re
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -24,6 +25,7 @@ class Started:
 
     def __init__(self, *args, cwd=None):
         self.port = free_port()
+        self.owns_cwd = cwd is None
         self.cwd = cwd or tempfile.mkdtemp(prefix="ddbd-flags-")
         command = [BINARY, *args, "-port", str(self.port), "--address", "127.0.0.1"]
         self.proc = subprocess.Popen(command, cwd=self.cwd, stderr=subprocess.PIPE, text=True)
@@ -46,9 +48,12 @@ class Started:
                             config=botocore.config.Config(retries={"max_attempts": 1}))
 
     def stop(self):
+        """Stops the server and removes the directory it was started in, if it made it."""
         self.proc.terminate()
         self.proc.wait(timeout=10)
         self.proc.stderr.close()
+        if self.owns_cwd:
+            shutil.rmtree(self.cwd, ignore_errors=True)
 
 
 def make_table(client, name="Flags"):
@@ -87,6 +92,7 @@ def test_db_path_keeps_data_across_restarts_and_optimize_before_startup():
         assert item["Item"] == {"pk": {"S": "kept"}}
     finally:
         server.stop()
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def test_jar_prefix_and_telemetry_flag_are_accepted():
