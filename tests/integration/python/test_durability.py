@@ -63,6 +63,7 @@ def test_in_memory_mode_keeps_nothing():
         assert again.client().list_tables()["TableNames"] == []
     finally:
         again.cleanup()
+        server.cleanup()
 
 
 def test_indexes_and_their_counts_survive_a_restart_with_compaction():
