@@ -4,6 +4,9 @@
 // text), BOOL one byte, NULL nothing, L/M/SS/NS/BS a count then the members.
 #include "storage/internal/item_codec.h"
 
+#include <optional>
+#include <vector>
+
 #include "storage/internal/binary_io.h"
 
 namespace ddbd::storage {
@@ -45,61 +48,8 @@ void EncodeValue(const AttributeValue& value, ByteWriter& out) {
 // Depth guards against corrupt input recursing without bound; valid items nest ≤ 32.
 constexpr int kMaxDecodeDepth = 64;
 
-bool DecodeValue(ByteReader& in, int depth, AttributeValue& out) {
-  if (depth > kMaxDecodeDepth) return false;
-  auto type = static_cast<AttributeType>(in.Byte());
-  switch (type) {
-    case AttributeType::kS:
-      out = AttributeValue::String(std::string(in.Bytes()));
-      break;
-    case AttributeType::kN:
-      out = AttributeValue::NumberText(std::string(in.Bytes()));
-      break;
-    case AttributeType::kB:
-      out = AttributeValue::Binary(std::string(in.Bytes()));
-      break;
-    case AttributeType::kBool:
-      out = AttributeValue::Bool(in.Byte() != 0);
-      break;
-    case AttributeType::kNull:
-      out = AttributeValue::Null();
-      break;
-    case AttributeType::kM: {
-      AttributeMap map;
-      for (uint64_t n = in.Varint(); in.ok() && n > 0; --n) {
-        std::string name(in.Bytes());
-        AttributeValue member;
-        if (!DecodeValue(in, depth + 1, member)) return false;
-        map.emplace_hint(map.end(), std::move(name), std::move(member));
-      }
-      out = AttributeValue::Map(std::move(map));
-      break;
-    }
-    case AttributeType::kL: {
-      AttributeList list;
-      for (uint64_t n = in.Varint(); in.ok() && n > 0; --n) {
-        AttributeValue element;
-        if (!DecodeValue(in, depth + 1, element)) return false;
-        list.push_back(std::move(element));
-      }
-      out = AttributeValue::List(std::move(list));
-      break;
-    }
-    case AttributeType::kSS:
-    case AttributeType::kNS:
-    case AttributeType::kBS: {
-      std::vector<std::string> members;
-      for (uint64_t n = in.Varint(); in.ok() && n > 0; --n) members.emplace_back(in.Bytes());
-      out = AttributeValue::Set(type, std::move(members));
-      break;
-    }
-    default:
-      return false;
-  }
-  return in.ok();
-}
-
-// DecodeValue's walk, handing each value to `sink` instead of building it.
+// Reads one tagged value and hands it to `sink`: the one walk of the encoding, for decoding
+// (ItemBuilder) and for rendering straight from storage.
 bool VisitValue(ByteReader& in, int depth, AttributeSink& sink) {
   if (depth > kMaxDecodeDepth) return false;
   auto type = static_cast<AttributeType>(in.Byte());
@@ -143,6 +93,61 @@ bool VisitValue(ByteReader& in, int depth, AttributeSink& sink) {
   return in.ok();
 }
 
+// Builds the Item a sink's calls describe: a stack of the containers being filled, the item
+// itself at the bottom.
+class ItemBuilder : public AttributeSink {
+ public:
+  ItemBuilder() { open_.emplace_back(); }
+  Item Take() { return Item(std::move(open_.front().map)); }
+
+  void Name(std::string_view name) override { open_.back().name.assign(name); }
+  void Scalar(AttributeType type, std::string_view bytes) override {
+    std::string value(bytes);
+    Add(type == AttributeType::kS   ? AttributeValue::String(std::move(value))
+        : type == AttributeType::kN ? AttributeValue::NumberText(std::move(value))
+                                    : AttributeValue::Binary(std::move(value)));
+  }
+  void Bool(bool value) override { Add(AttributeValue::Bool(value)); }
+  void Null() override { Add(AttributeValue::Null()); }
+  void BeginMap() override { open_.emplace_back(); }
+  void EndMap() override { Add(AttributeValue::Map(Close().map)); }
+  void BeginList() override { open_.emplace_back().list.emplace(); }
+  void EndList() override { Add(AttributeValue::List(std::move(*Close().list))); }
+  void BeginSet(AttributeType type) override { open_.emplace_back().set_type = type; }
+  void SetMember(std::string_view bytes) override { open_.back().members.emplace_back(bytes); }
+  void EndSet() override {
+    Container set = Close();
+    Add(AttributeValue::Set(set.set_type, std::move(set.members)));
+  }
+
+ private:
+  // A map (the default; `name` is its next member's), a list, or a set of `set_type`.
+  struct Container {
+    AttributeMap map;
+    std::string name;
+    std::optional<AttributeList> list;
+    AttributeType set_type = AttributeType::kNull;
+    std::vector<std::string> members;
+  };
+
+  Container Close() {
+    Container closed = std::move(open_.back());
+    open_.pop_back();
+    return closed;
+  }
+  void Add(AttributeValue value) {
+    Container& into = open_.back();
+    if (into.list) {
+      into.list->push_back(std::move(value));
+    } else {
+      // Names arrive in order: each goes at the end.
+      into.map.emplace_hint(into.map.end(), std::move(into.name), std::move(value));
+    }
+  }
+
+  std::vector<Container> open_;
+};
+
 }  // namespace
 
 Status VisitStoredItem(std::string_view bytes, AttributeSink& sink) {
@@ -178,17 +183,9 @@ Result<size_t> StoredItemSize(std::string_view bytes) {
 }
 
 Result<Item> DecodeItem(std::string_view bytes) {
-  ByteReader reader(bytes);
-  reader.Varint();  // the size header
-  Item item;
-  for (uint64_t n = reader.Varint(); reader.ok() && n > 0; --n) {
-    std::string name(reader.Bytes());
-    AttributeValue value;
-    if (!DecodeValue(reader, 1, value)) break;
-    item.emplace_hint(item.end(), std::move(name), std::move(value));
-  }
-  if (!reader.ok() || !reader.done()) return Error::Internal("corrupt item record");
-  return item;
+  ItemBuilder builder;
+  DDBD_RETURN_IF_ERROR(VisitStoredItem(bytes, builder));
+  return builder.Take();
 }
 
 std::string EncodePrimaryKey(const PrimaryKey& key) {
