@@ -1,56 +1,121 @@
-// Micro-benchmark of one VectorIndex (hnswlib graph): insert rate (Upsert, then BuildStep
-// until the graph holds every vector) and search rate (graph search, TopK 10) for random
-// vectors. Built twice to measure what hnswlib's hand-written SIMD is worth, with and without
-// -DNO_MANUAL_VECTORIZATION (see docs/PERFORMANCE.md "hnswlib without manual vectorization"):
+// Micro-benchmark of one VectorIndex (hnswlib graph), in process: insert rate (Upsert, then
+// BuildStep until the graph holds every vector), search rate through the graph (TopK 10) and
+// recall@10 against the same index searched exactly — mean, 1st percentile and minimum over
+// the queries, since a mean hides the queries a graph strands. Data sets:
+//   random   independent N(0, 1) coordinates
+//   gauss64  64 clusters: centres N(0, 1) per coordinate, members centre + N(0, 0.5)
+//   box100   100 clusters: centres N(0, 1), members centre + U(-0.35, 0.35) (bench/vector.py)
+// Build (twice, to measure what hnswlib's hand-written SIMD is worth; see docs/PERFORMANCE.md
+// "hnswlib without manual vectorization"):
 //   g++ -O2 -std=c++20 -I. [-DNO_MANUAL_VECTORIZATION] bench/vector_index_bench.cc \
-//       vector/vector_index.cc model/*.cc -lpthread -o /tmp/vector_index_bench
-//   /tmp/vector_index_bench [count] [dimensions] [searches]
+//       vector/vector_index.cc vector/distance.cc model/*.cc -lpthread -o /tmp/vector_index_bench
+//   /tmp/vector_index_bench [count] [dimensions] [searches] [data] [M] [ef_construction]
+//                           [ef_search]
 #include <time.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "vector/vector_index.h"
 
-int main(int argc, char** argv) {
-  const size_t count = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 20000;
-  const uint32_t dimensions = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 768;
-  const size_t searches = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 2000;
-  std::mt19937 random(42);
-  std::normal_distribution<float> normal;
-  auto make_vector = [&] {
-    std::vector<float> v(dimensions);
-    for (float& f : v) f = normal(random);
+namespace {
+
+using Vector = std::vector<float>;
+
+// A generator of `dimensions`-long vectors drawn from the named data set.
+struct DataSet {
+  std::string kind;
+  uint32_t dimensions;
+  std::mt19937 random{42};
+  std::vector<Vector> centres;
+
+  DataSet(std::string kind_, uint32_t dimensions_)
+      : kind(std::move(kind_)), dimensions(dimensions_) {
+    const size_t clusters = kind == "gauss64" ? 64 : kind == "box100" ? 100 : 0;
+    std::normal_distribution<float> normal;
+    for (size_t c = 0; c < clusters; ++c) {
+      Vector centre(dimensions);
+      for (float& f : centre) f = normal(random);
+      centres.push_back(std::move(centre));
+    }
+  }
+
+  Vector Next() {
+    std::normal_distribution<float> normal;
+    Vector v(dimensions);
+    if (centres.empty()) {
+      for (float& f : v) f = normal(random);
+      return v;
+    }
+    const Vector& centre = centres[random() % centres.size()];
+    std::normal_distribution<float> gauss(0, 0.5);
+    std::uniform_real_distribution<float> box(-0.35f, 0.35f);
+    for (uint32_t i = 0; i < dimensions; ++i) {
+      v[i] = centre[i] + (kind == "gauss64" ? gauss(random) : box(random));
+    }
     return v;
+  }
+};
+
+double CpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto arg = [&](int i, size_t fallback) {
+    return argc > i ? std::strtoul(argv[i], nullptr, 10) : fallback;
   };
-  // exact_threshold 1: every search goes through the graph.
-  ddbd::vector::VectorIndex index(dimensions, ddbd::DistanceFunction::kEuclidean, 0,
-                                  {.exact_threshold = 1, .graph_degree = 32});
-  // CPU time of this (single-threaded) process, so that a busy machine skews less.
-  auto cpu_seconds = [] {
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-  };
-  const double insert_start = cpu_seconds();
+  const size_t count = arg(1, 20000);
+  const auto dimensions = static_cast<uint32_t>(arg(2, 768));
+  const size_t searches = arg(3, 2000);
+  DataSet data(argc > 4 ? argv[4] : "random", dimensions);
+  ddbd::vector::SearchTuning tuning{.exact_threshold = 1};  // every search through the graph
+  tuning.graph_degree = arg(5, tuning.graph_degree);
+  tuning.ef_construction = arg(6, tuning.ef_construction);
+  tuning.ef_search = arg(7, tuning.ef_search);
+  ddbd::vector::VectorIndex index(dimensions, ddbd::DistanceFunction::kEuclidean, 0, tuning);
+  ddbd::vector::VectorIndex exact(dimensions, ddbd::DistanceFunction::kEuclidean, 0,
+                                  {.exact_only = true});
+  const double insert_start = CpuSeconds();
   for (size_t i = 0; i < count; ++i) {
-    index.Upsert("k" + std::to_string(i), "", {}, make_vector());
+    const Vector v = data.Next();
+    index.Upsert("k" + std::to_string(i), "", {}, v);
+    exact.Upsert("k" + std::to_string(i), "", {}, v);
   }
   while (index.BuildStep()) {
   }
-  const double insert_seconds = cpu_seconds() - insert_start;
-  std::vector<std::vector<float>> queries;
-  for (size_t i = 0; i < searches; ++i) queries.push_back(make_vector());
-  const double search_start = cpu_seconds();
-  size_t hits = 0;
-  for (const auto& query : queries) hits += index.Search(query, "", {}, 10).size();
-  const double search_seconds = cpu_seconds() - search_start;
+  const double insert_seconds = CpuSeconds() - insert_start;
+  std::vector<Vector> queries;
+  for (size_t i = 0; i < searches; ++i) queries.push_back(data.Next());
+  std::vector<std::vector<ddbd::vector::VectorIndex::Hit>> answers;
+  const double search_start = CpuSeconds();
+  for (const auto& query : queries) answers.push_back(index.Search(query, "", {}, 10));
+  const double search_seconds = CpuSeconds() - search_start;
+  std::vector<double> recalls;
+  for (size_t q = 0; q < searches; ++q) {
+    std::set<std::string> truth;
+    for (const auto& hit : exact.Search(queries[q], "", {}, 10)) truth.insert(hit.key);
+    size_t found = 0;
+    for (const auto& hit : answers[q]) found += truth.count(hit.key);
+    recalls.push_back(static_cast<double>(found) / static_cast<double>(truth.size()));
+  }
+  std::sort(recalls.begin(), recalls.end());
+  double mean = 0;
+  for (double r : recalls) mean += r / static_cast<double>(recalls.size());
   std::printf(
-      "%zu vectors x %u dims, CPU time: insert %.0f vectors/s (%.1f s), search %.0f/s "
-      "(%zu hits)\n",
-      count, dimensions, count / insert_seconds, insert_seconds, searches / search_seconds, hits);
+      "%zu x %u %s M %zu efC %zu ef %zu: insert %.0f vectors/s (%.1f s), search %.0f/s; "
+      "recall@10 mean %.4f p1 %.2f min %.2f\n",
+      count, dimensions, data.kind.c_str(), tuning.graph_degree, tuning.ef_construction,
+      tuning.ef_search, count / insert_seconds, insert_seconds, searches / search_seconds, mean,
+      recalls[recalls.size() / 100], recalls.front());
   return 0;
 }

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <mutex>
 
+#include "vector/graph_space.h"
+
 namespace ddbd::vector {
 
 struct VectorIndex::Slot {
@@ -31,7 +33,15 @@ struct VectorIndex::Partition {
   // re-inserted, because hnswlib's in-place update erodes recall (measured: updating half of
   // 20k vectors in place took recall@10 from 1.0 to 0.72). Searches score pending and stale
   // entries exactly.
+  // The graph's distances (declared first: the graph uses it until it is destroyed).
+  std::unique_ptr<GraphSpace> space;
   std::unique_ptr<Graph> graph;
+  // Graph elements (internal ids) spread over the graph that a search may start from: the
+  // closest of them to the query, or hnswlib's descent through the upper levels when that
+  // ends closer. On clustered data the descent alone can end in the wrong cluster and the
+  // search never leaves it (measured: 100k × 128, 100 clusters: a query in a hundred found
+  // none of its ten neighbours).
+  std::vector<uint32_t> entry_points;
   std::unordered_set<uint32_t> pending;
   std::unordered_set<uint32_t> stale;
   // Updates and removals since the graph was built; past a limit it is rebuilt. So is a
@@ -70,14 +80,7 @@ VectorIndex::VectorIndex(uint32_t dimensions, DistanceFunction distance, size_t 
       tuning_(tuning),
       exact_threshold_(tuning.exact_threshold != 0
                            ? tuning.exact_threshold
-                           : std::max(kMinExactThreshold, kExactSearchElements / dimensions)) {
-  if (distance == DistanceFunction::kEuclidean) {
-    space_ = std::make_unique<hnswlib::L2Space>(dimensions);
-  } else {
-    // Cosine graphs hold normalised vectors, so 1 − inner product is the cosine distance.
-    space_ = std::make_unique<hnswlib::InnerProductSpace>(dimensions);
-  }
-}
+                           : std::max(kMinExactThreshold, kExactSearchElements / dimensions)) {}
 
 VectorIndex::~VectorIndex() = default;
 
@@ -86,17 +89,18 @@ size_t VectorIndex::size() const {
   return live_;
 }
 
-std::vector<float> VectorIndex::GraphVector(std::span<const float> vector) const {
-  std::vector<float> copy(vector.begin(), vector.end());
-  if (distance_ == DistanceFunction::kCosine) {
-    double norm = 0;
-    for (float f : copy) norm += double{f} * double{f};
-    if (norm > 0) {
-      const double scale = 1.0 / std::sqrt(norm);
-      for (float& f : copy) f = static_cast<float>(f * scale);
-    }
+const float* VectorIndex::InverseNorms() const {
+  return distance_ == DistanceFunction::kCosine ? inverse_norms_.data() : nullptr;
+}
+
+void VectorIndex::GrowVectors() {
+  const float* before = data_.data();
+  data_.resize(data_.size() + dimensions_);
+  if (distance_ == DistanceFunction::kCosine) inverse_norms_.resize(slots_.size());
+  if (data_.data() == before) return;
+  for (const auto& partition : partitions_) {  // the graphs read the moved array
+    if (partition->space) partition->space->SetVectors(data_.data(), InverseNorms());
   }
-  return copy;
 }
 
 void VectorIndex::GraphAdd(Partition& partition, uint32_t slot) {
@@ -104,8 +108,7 @@ void VectorIndex::GraphAdd(Partition& partition, uint32_t slot) {
   if (graph.cur_element_count >= graph.max_elements_) {
     graph.resizeIndex(std::max<size_t>(graph.max_elements_ * 2, 1024));
   }
-  const std::vector<float> point = GraphVector({VectorAt(slot), dimensions_});
-  graph.addPoint(point.data(), slot);  // an existing (even deleted) label is updated in place
+  graph.addPoint(&slot, slot);  // an existing (even deleted) label is updated in place
 }
 
 namespace {
@@ -116,6 +119,64 @@ bool RetireElement(hnswlib::HierarchicalNSW<float>& graph, uint32_t slot) {
   if (element == graph.label_lookup_.end()) return false;
   if (!graph.isMarkedDeleted(element->second)) graph.markDeletedInternal(element->second);
   return true;
+}
+
+// Every n-th element of `graph`, about 2·√size of them (64 to 1,024): enough that every
+// sizeable cluster of the data holds some, few enough that scoring them all costs a small part
+// of a search (~25 µs for 632 at 128 dimensions).
+std::vector<uint32_t> ChooseEntryPoints(const hnswlib::HierarchicalNSW<float>& graph) {
+  const size_t size = graph.cur_element_count;
+  const size_t wanted =
+      std::clamp<size_t>(static_cast<size_t>(2 * std::sqrt(static_cast<double>(size))), 64, 1024);
+  const size_t step = std::max<size_t>(1, size / wanted);
+  std::vector<uint32_t> points;
+  for (size_t id = 0; id < size; id += step) points.push_back(static_cast<uint32_t>(id));
+  return points;
+}
+
+// The labels of the `count` elements of `graph` nearest `point` (by the graph's distance),
+// searching the bottom level from the closest of `entry_points` and the end of hnswlib's
+// greedy descent through the upper levels.
+std::vector<size_t> NearestLabels(const hnswlib::HierarchicalNSW<float>& graph,
+                                  const std::vector<uint32_t>& entry_points, const void* point,
+                                  size_t count) {
+  if (graph.cur_element_count == 0) return {};
+  auto distance = [&](hnswlib::tableint id) {
+    return graph.fstdistfunc_(point, graph.getDataByInternalId(id), graph.dist_func_param_);
+  };
+  hnswlib::tableint entry = graph.enterpoint_node_;
+  float entry_distance = distance(entry);
+  for (int level = graph.maxlevel_; level > 0; --level) {
+    for (bool moved = true; moved;) {
+      moved = false;
+      const hnswlib::linklistsizeint* links = graph.get_linklist(entry, level);
+      const auto* neighbours = reinterpret_cast<const hnswlib::tableint*>(links + 1);
+      for (size_t i = 0, n = *links & 0xFFFF; i < n; ++i) {  // hnswlib's getListCount
+        const float d = distance(neighbours[i]);
+        if (d < entry_distance) {
+          entry_distance = d;
+          entry = neighbours[i];
+          moved = true;
+        }
+      }
+    }
+  }
+  for (uint32_t id : entry_points) {
+    if (id >= graph.cur_element_count) continue;
+    const float d = distance(id);
+    if (d < entry_distance) {
+      entry_distance = d;
+      entry = id;
+    }
+  }
+  const size_t ef = std::max(graph.ef_, count);
+  auto top = graph.num_deleted_ > 0 ? graph.searchBaseLayerST<true>(entry, point, ef)
+                                    : graph.searchBaseLayerST<false>(entry, point, ef);
+  while (top.size() > count) top.pop();
+  std::vector<size_t> labels;
+  labels.reserve(top.size());
+  for (; !top.empty(); top.pop()) labels.push_back(graph.getExternalLabel(top.top().second));
+  return labels;
 }
 
 }  // namespace
@@ -168,7 +229,7 @@ void VectorIndex::Upsert(std::string_view key, std::string scope,
     } else {
       slot = static_cast<uint32_t>(slots_.size());
       slots_.emplace_back();
-      data_.resize(data_.size() + dimensions_);
+      GrowVectors();
     }
     Slot& fresh = slots_[slot];
     fresh.key = std::string(key);
@@ -186,6 +247,9 @@ void VectorIndex::Upsert(std::string_view key, std::string scope,
     if (target.filters[i]) partition.postings[i][*target.filters[i]].insert(slot);
   }
   std::copy(vector.begin(), vector.end(), data_.begin() + size_t{slot} * dimensions_);
+  if (distance_ == DistanceFunction::kCosine) {
+    inverse_norms_[slot] = InverseNorm(VectorAt(slot), dimensions_);
+  }
   GraphUpsert(partition, slot, /*update=*/existing != by_key_.end());
 }
 
@@ -229,13 +293,6 @@ void VectorIndex::RemoveSlot(uint32_t slot) {
   --live_;
 }
 
-size_t VectorIndex::GraphDegree() const {
-  // Long vectors of clustered data need more links per element for the graph to stay
-  // navigable between clusters (measured: at 1,024 dimensions, searches stranded in a far
-  // region after heavy updates with M 16).
-  return dimensions_ > 256 ? std::max<size_t>(tuning_.graph_degree, 32) : tuning_.graph_degree;
-}
-
 size_t VectorIndex::ChurnLimit(const Partition& partition) const {
   return std::max(kMinChurnBeforeRebuild, partition.members.size() / 20);
 }
@@ -267,7 +324,7 @@ void VectorIndex::Stop() { stopping_ = true; }
 
 bool VectorIndex::BuildStep() {
   std::vector<uint32_t> snapshot_slots;
-  std::vector<float> snapshot;  // their vectors, as the graph stores them
+  std::vector<float> snapshot, snapshot_norms;  // their vectors (inverse norms), by position
   uint32_t target = 0;
   {
     std::unique_lock lock(mutex_);
@@ -294,16 +351,19 @@ bool VectorIndex::BuildStep() {
     partition.built_size = snapshot_slots.size();
     snapshot.reserve(snapshot_slots.size() * dimensions_);
     for (uint32_t slot : snapshot_slots) {
-      const std::vector<float> point = GraphVector({VectorAt(slot), dimensions_});
-      snapshot.insert(snapshot.end(), point.begin(), point.end());
+      snapshot.insert(snapshot.end(), VectorAt(slot), VectorAt(slot) + dimensions_);
+      if (InverseNorms()) snapshot_norms.push_back(inverse_norms_[slot]);
     }
   }
+  // Built over the snapshot: until the swap, an element holds its snapshot position.
+  auto space = std::make_unique<GraphSpace>(dimensions_, distance_);
+  space->SetVectors(snapshot.data(), snapshot_norms.data());
   auto fresh =
-      std::make_unique<Graph>(space_.get(), std::max<size_t>(snapshot_slots.size() * 2, 1024),
-                              GraphDegree(), tuning_.ef_construction);
+      std::make_unique<Graph>(space.get(), std::max<size_t>(snapshot_slots.size() * 2, 1024),
+                              tuning_.graph_degree, tuning_.ef_construction);
   fresh->setEf(tuning_.ef_search);
-  for (size_t i = 0; i < snapshot_slots.size() && !stopping_; ++i) {
-    fresh->addPoint(snapshot.data() + i * dimensions_, snapshot_slots[i]);
+  for (uint32_t i = 0; i < snapshot_slots.size() && !stopping_; ++i) {
+    fresh->addPoint(&i, snapshot_slots[i]);
   }
   std::unique_lock lock(mutex_);
   Partition& partition = *partitions_[target];
@@ -324,7 +384,15 @@ bool VectorIndex::BuildStep() {
       pending.insert(slot);
     }
   }
+  // From now on elements hold their slots, and read the index's array.
+  for (hnswlib::tableint id = 0; id < fresh->cur_element_count; ++id) {
+    const auto slot = static_cast<uint32_t>(fresh->getExternalLabel(id));
+    std::memcpy(fresh->getDataByInternalId(id), &slot, sizeof slot);
+  }
+  space->SetVectors(data_.data(), InverseNorms());
+  partition.entry_points = ChooseEntryPoints(*fresh);
   partition.graph = std::move(fresh);
+  partition.space = std::move(space);
   partition.pending = std::move(pending);
   partition.stale = std::move(stale);
   partition.churn = partition.stale.size();
@@ -388,7 +456,8 @@ std::vector<VectorIndex::Hit> VectorIndex::ExactSearch(
 std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
     std::span<const float> query, const Partition& partition,
     const std::vector<FilterCondition>& conditions, size_t k, size_t candidates) const {
-  const std::vector<float> point = GraphVector(query);
+  GraphQuery point{.vector = query.data()};
+  if (InverseNorms()) point.inverse_norm = InverseNorm(query.data(), dimensions_);
   const size_t members = partition.members.size();
   // The graph walks ef_search candidates; the best 2k by its float distance are scored
   // exactly. A filter over-fetches in proportion to its selectivity.
@@ -407,7 +476,7 @@ std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
   }
   while (true) {
     fetch = std::min(fetch, members);
-    auto found = partition.graph->searchKnn(point.data(), fetch);
+    const std::vector<size_t> found = NearestLabels(graph, partition.entry_points, &point, fetch);
     std::vector<Scored> scored;
     std::unordered_set<uint32_t> seen;
     auto consider = [&](uint32_t slot) {
@@ -417,10 +486,7 @@ std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
       }
       scored.push_back({Score(distance_, query, {VectorAt(slot), dimensions_}), slot});
     };
-    while (!found.empty()) {
-      consider(static_cast<uint32_t>(found.top().second));
-      found.pop();
-    }
+    for (size_t label : found) consider(static_cast<uint32_t>(label));
     for (uint32_t slot : partition.pending) consider(slot);  // not in the graph yet
     for (uint32_t slot : partition.stale) consider(slot);    // in it with an old vector
     if (scored.size() >= std::min(k, candidates) || fetch >= members) return Best(scored, k);
@@ -504,6 +570,55 @@ size_t VectorIndex::SaveGraphs(const std::string& prefix) {
   return saved;
 }
 
+std::optional<std::unordered_set<uint32_t>> VectorIndex::Relabel(
+    Graph& graph, uint32_t partition_id, const std::vector<std::string>& element_keys) const {
+  const hnswlib::tableint count = graph.cur_element_count;
+  // hnswlib 0.6.2's loading constructor never zeroes num_deleted_ before adding the saved
+  // deletions to it, so count them again. (Found by UBSan: the garbage count made
+  // GraphSearch's fetch size overflow. Pinned by: asan.VectorIndexTest.
+  // SavedGraphsAttachToTheSameEntriesLoadedInAnotherOrder.)
+  graph.num_deleted_ = 0;
+  for (hnswlib::tableint i = 0; i < count; ++i) graph.num_deleted_ += graph.isMarkedDeleted(i);
+  // Labels and element data were the saving process's slots: each element gets this
+  // process's slot of the same entry. Elements without one stay deleted, under labels no slot
+  // can have, and route searches from the position of a neighbour that has one.
+  graph.label_lookup_.clear();
+  std::unordered_set<uint32_t> in_graph;
+  std::vector<bool> found(count);
+  std::optional<uint32_t> any_slot;
+  for (hnswlib::tableint i = 0; i < count; ++i) {
+    auto slot = by_key_.find(element_keys[i]);
+    found[i] = !element_keys[i].empty() && slot != by_key_.end() &&
+               slots_[slot->second].partition == partition_id &&
+               in_graph.insert(slot->second).second;
+    if (found[i]) {
+      if (graph.isMarkedDeleted(i)) graph.unmarkDeletedInternal(i);
+      graph.setExternalLabel(i, slot->second);
+      std::memcpy(graph.getDataByInternalId(i), &slot->second, sizeof(uint32_t));
+      any_slot = slot->second;
+    } else {
+      if (!graph.isMarkedDeleted(i)) graph.markDeletedInternal(i);
+      graph.setExternalLabel(i, SIZE_MAX - i);
+    }
+    graph.label_lookup_[graph.getExternalLabel(i)] = i;
+  }
+  if (!any_slot) return std::nullopt;
+  for (hnswlib::tableint i = 0; i < count; ++i) {
+    if (found[i]) continue;
+    uint32_t position = *any_slot;
+    const hnswlib::linklistsizeint* links = graph.get_linklist0(i);
+    const auto* neighbours = reinterpret_cast<const hnswlib::tableint*>(links + 1);
+    for (size_t n = 0, size = *links & 0xFFFF; n < size; ++n) {  // hnswlib's getListCount
+      if (neighbours[n] < count && found[neighbours[n]]) {
+        position = static_cast<uint32_t>(graph.getExternalLabel(neighbours[n]));
+        break;
+      }
+    }
+    std::memcpy(graph.getDataByInternalId(i), &position, sizeof position);
+  }
+  return in_graph;
+}
+
 size_t VectorIndex::LoadGraphs(const std::string& prefix) {
   if (tuning_.exact_only) return 0;  // exact search was asked for: no graphs at all
   std::unique_lock lock(mutex_);
@@ -527,46 +642,35 @@ size_t VectorIndex::LoadGraphs(const std::string& prefix) {
            keys.read(reinterpret_cast<char*>(&built_size), sizeof built_size);
     if (!read) continue;
     Partition& partition = *partitions_[partition_it->second];
+    auto space = std::make_unique<GraphSpace>(dimensions_, distance_);
+    space->SetVectors(data_.data(), InverseNorms());
     std::unique_ptr<Graph> graph;
     try {
-      graph = std::make_unique<Graph>(space_.get(), base + ".hnsw", false,
+      graph = std::make_unique<Graph>(space.get(), base + ".hnsw", false,
                                       std::max<size_t>(count, partition.members.size()) * 2);
     } catch (const std::exception&) {
       continue;  // unreadable: the partition builds its graph anew
     }
-    if (graph->cur_element_count != count) continue;
-    // hnswlib 0.6.2's loading constructor never zeroes num_deleted_ before adding the saved
-    // deletions to it, so count them again. (Found by UBSan: the garbage count made
-    // GraphSearch's fetch size overflow. Pinned by: asan.VectorIndexTest.
-    // SavedGraphsAttachToTheSameEntriesLoadedInAnotherOrder.)
-    graph->num_deleted_ = 0;
-    for (hnswlib::tableint i = 0; i < count; ++i) graph->num_deleted_ += graph->isMarkedDeleted(i);
-    // Labels were the saving process's slots: relabel each element with this process's slot
-    // of the same entry. Elements without one stay deleted, under labels no slot can have.
-    graph->label_lookup_.clear();
-    std::unordered_set<uint32_t> in_graph;
-    for (hnswlib::tableint i = 0; i < count; ++i) {
-      auto slot = by_key_.find(element_keys[i]);
-      const bool found = !element_keys[i].empty() && slot != by_key_.end() &&
-                         slots_[slot->second].partition == partition_it->second &&
-                         in_graph.insert(slot->second).second;
-      if (found) {
-        if (graph->isMarkedDeleted(i)) graph->unmarkDeletedInternal(i);
-        graph->setExternalLabel(i, slot->second);
-      } else {
-        if (!graph->isMarkedDeleted(i)) graph->markDeletedInternal(i);
-        graph->setExternalLabel(i, SIZE_MAX - i);
-      }
-      graph->label_lookup_[graph->getExternalLabel(i)] = i;
+    // Elements of 4-byte slot numbers only: a graph whose elements hold vectors (written
+    // before they did) is rebuilt instead.
+    const size_t element_bytes =
+        graph->size_links_level0_ + sizeof(uint32_t) + sizeof(hnswlib::labeltype);
+    if (graph->cur_element_count != count || graph->size_data_per_element_ != element_bytes) {
+      continue;
     }
+    const std::optional<std::unordered_set<uint32_t>> in_graph =
+        Relabel(*graph, partition_it->second, element_keys);
+    if (!in_graph) continue;
     graph->setEf(tuning_.ef_search);
     partition.pending.clear();
     partition.stale.clear();
     for (uint32_t slot : partition.members) {
-      if (!in_graph.count(slot)) partition.pending.insert(slot);
+      if (!in_graph->count(slot)) partition.pending.insert(slot);
     }
     if (!partition.graph) ++graphs_completed_;
+    partition.entry_points = ChooseEntryPoints(*graph);
     partition.graph = std::move(graph);
+    partition.space = std::move(space);
     partition.churn = churn;
     partition.built_size = built_size;
     ++attached;
