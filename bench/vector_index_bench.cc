@@ -8,7 +8,7 @@
 // Build (twice, to measure what hnswlib's hand-written SIMD is worth; see docs/PERFORMANCE.md
 // "hnswlib without manual vectorization"):
 //   g++ -O2 -std=c++20 -I. [-DNO_MANUAL_VECTORIZATION] bench/vector_index_bench.cc \
-//       vector/vector_index.cc vector/distance.cc model/*.cc -lpthread -o /tmp/vector_index_bench
+//       vector/vector_index.cc vector/hnsw_graph.cc vector/distance.cc model/*.cc -lpthread -o /tmp/vector_index_bench
 //   /tmp/vector_index_bench [count] [dimensions] [searches] [data] [M] [ef_construction]
 //                           [ef_search]
 #include <time.h>

@@ -1,8 +1,6 @@
 // VectorIndex: exact and HNSW search over one vector index's entries.
 #include "vector/vector_index.h"
 
-#include <hnswlib/hnswlib.h>
-
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -11,7 +9,7 @@
 #include <fstream>
 #include <mutex>
 
-#include "vector/graph_space.h"
+#include "vector/hnsw_graph.h"
 
 namespace ddbd::vector {
 
@@ -21,6 +19,10 @@ struct VectorIndex::Slot {
   uint32_t member_position = 0;  // in the partition's `members`
   std::vector<std::optional<std::string>> filters;
   bool live = false;
+  // The entry's vector: its own copy while no graph holds it (`loose`: no graph, pending or
+  // stale), else element `element` of its partition's graph. Never both: one copy each.
+  std::unique_ptr<float[]> loose;
+  uint32_t element = kNoElement;
 };
 
 struct VectorIndex::Partition {
@@ -33,15 +35,7 @@ struct VectorIndex::Partition {
   // re-inserted, because hnswlib's in-place update erodes recall (measured: updating half of
   // 20k vectors in place took recall@10 from 1.0 to 0.72). Searches score pending and stale
   // entries exactly.
-  // The graph's distances (declared first: the graph uses it until it is destroyed).
-  std::unique_ptr<GraphSpace> space;
-  std::unique_ptr<Graph> graph;
-  // Graph elements (internal ids) spread over the graph that a search may start from: the
-  // closest of them to the query, or hnswlib's descent through the upper levels when that
-  // ends closer. On clustered data the descent alone can end in the wrong cluster and the
-  // search never leaves it (measured: 100k × 128, 100 clusters: a query in a hundred found
-  // none of its ten neighbours).
-  std::vector<uint32_t> entry_points;
+  std::unique_ptr<HnswGraph> graph;
   std::unordered_set<uint32_t> pending;
   std::unordered_set<uint32_t> stale;
   // Updates and removals since the graph was built; past a limit it is rebuilt. So is a
@@ -89,97 +83,48 @@ size_t VectorIndex::size() const {
   return live_;
 }
 
-const float* VectorIndex::InverseNorms() const {
-  return distance_ == DistanceFunction::kCosine ? inverse_norms_.data() : nullptr;
+GraphShape VectorIndex::Shape() const {
+  return {.dimensions = dimensions_,
+          .distance = distance_,
+          .degree = tuning_.graph_degree,
+          .ef_construction = tuning_.ef_construction,
+          .ef_search = tuning_.ef_search};
 }
 
-void VectorIndex::GrowVectors() {
-  const float* before = data_.data();
-  data_.resize(data_.size() + dimensions_);
-  if (distance_ == DistanceFunction::kCosine) inverse_norms_.resize(slots_.size());
-  if (data_.data() == before) return;
-  for (const auto& partition : partitions_) {  // the graphs read the moved array
-    if (partition->space) partition->space->SetVectors(data_.data(), InverseNorms());
-  }
+const float* VectorIndex::VectorAt(uint32_t slot) const {
+  const Slot& entry = slots_[slot];
+  if (entry.loose) return entry.loose.get();
+  return partitions_[entry.partition]->graph->VectorOf(entry.element);
+}
+
+void VectorIndex::WriteLoose(uint32_t slot, std::span<const float> vector) {
+  Slot& entry = slots_[slot];
+  if (!entry.loose) entry.loose = std::make_unique_for_overwrite<float[]>(dimensions_);
+  std::copy(vector.begin(), vector.end(), entry.loose.get());
+  entry.element = kNoElement;
 }
 
 void VectorIndex::GraphAdd(Partition& partition, uint32_t slot) {
-  Graph& graph = *partition.graph;
-  if (graph.cur_element_count >= graph.max_elements_) {
-    graph.resizeIndex(std::max<size_t>(graph.max_elements_ * 2, 1024));
+  Slot& entry = slots_[slot];
+  entry.element = partition.graph->Add({entry.loose.get(), dimensions_}, slot);
+  entry.loose.reset();
+}
+
+void VectorIndex::AdoptGraph(Partition& partition, std::unique_ptr<HnswGraph> graph,
+                             const std::vector<std::pair<uint32_t, uint32_t>>& held) {
+  std::vector<bool> is_held(slots_.size());
+  for (const auto& [slot, element] : held) is_held[slot] = true;
+  // Vectors only the outgoing graph holds are copied out before it goes.
+  for (uint32_t slot : partition.members) {
+    if (!is_held[slot] && !slots_[slot].loose) WriteLoose(slot, {VectorAt(slot), dimensions_});
   }
-  graph.addPoint(&slot, slot);  // an existing (even deleted) label is updated in place
-}
-
-namespace {
-
-// Marks the element labelled `slot` deleted; false when the graph has no such element.
-bool RetireElement(hnswlib::HierarchicalNSW<float>& graph, uint32_t slot) {
-  auto element = graph.label_lookup_.find(slot);
-  if (element == graph.label_lookup_.end()) return false;
-  if (!graph.isMarkedDeleted(element->second)) graph.markDeletedInternal(element->second);
-  return true;
-}
-
-// Every n-th element of `graph`, about 2·√size of them (64 to 1,024): enough that every
-// sizeable cluster of the data holds some, few enough that scoring them all costs a small part
-// of a search (~25 µs for 632 at 128 dimensions).
-std::vector<uint32_t> ChooseEntryPoints(const hnswlib::HierarchicalNSW<float>& graph) {
-  const size_t size = graph.cur_element_count;
-  const size_t wanted =
-      std::clamp<size_t>(static_cast<size_t>(2 * std::sqrt(static_cast<double>(size))), 64, 1024);
-  const size_t step = std::max<size_t>(1, size / wanted);
-  std::vector<uint32_t> points;
-  for (size_t id = 0; id < size; id += step) points.push_back(static_cast<uint32_t>(id));
-  return points;
-}
-
-// The labels of the `count` elements of `graph` nearest `point` (by the graph's distance),
-// searching the bottom level from the closest of `entry_points` and the end of hnswlib's
-// greedy descent through the upper levels.
-std::vector<size_t> NearestLabels(const hnswlib::HierarchicalNSW<float>& graph,
-                                  const std::vector<uint32_t>& entry_points, const void* point,
-                                  size_t count) {
-  if (graph.cur_element_count == 0) return {};
-  auto distance = [&](hnswlib::tableint id) {
-    return graph.fstdistfunc_(point, graph.getDataByInternalId(id), graph.dist_func_param_);
-  };
-  hnswlib::tableint entry = graph.enterpoint_node_;
-  float entry_distance = distance(entry);
-  for (int level = graph.maxlevel_; level > 0; --level) {
-    for (bool moved = true; moved;) {
-      moved = false;
-      const hnswlib::linklistsizeint* links = graph.get_linklist(entry, level);
-      const auto* neighbours = reinterpret_cast<const hnswlib::tableint*>(links + 1);
-      for (size_t i = 0, n = *links & 0xFFFF; i < n; ++i) {  // hnswlib's getListCount
-        const float d = distance(neighbours[i]);
-        if (d < entry_distance) {
-          entry_distance = d;
-          entry = neighbours[i];
-          moved = true;
-        }
-      }
-    }
+  for (const auto& [slot, element] : held) {
+    slots_[slot].element = element;
+    slots_[slot].loose.reset();
   }
-  for (uint32_t id : entry_points) {
-    if (id >= graph.cur_element_count) continue;
-    const float d = distance(id);
-    if (d < entry_distance) {
-      entry_distance = d;
-      entry = id;
-    }
-  }
-  const size_t ef = std::max(graph.ef_, count);
-  auto top = graph.num_deleted_ > 0 ? graph.searchBaseLayerST<true>(entry, point, ef)
-                                    : graph.searchBaseLayerST<false>(entry, point, ef);
-  while (top.size() > count) top.pop();
-  std::vector<size_t> labels;
-  labels.reserve(top.size());
-  for (; !top.empty(); top.pop()) labels.push_back(graph.getExternalLabel(top.top().second));
-  return labels;
+  if (graph) graph->ChooseEntryPoints();
+  partition.graph = std::move(graph);
 }
-
-}  // namespace
 
 void VectorIndex::GraphUpsert(Partition& partition, uint32_t slot, bool update) {
   if (partition.rebuilding) partition.changed.insert(slot);
@@ -189,7 +134,7 @@ void VectorIndex::GraphUpsert(Partition& partition, uint32_t slot, bool update) 
   // An element under this label (this entry's old vector, or a removed entry's) is retired
   // and the entry scored exactly; without one, the entry is new to the graph and inserting
   // it costs the graph nothing.
-  if (!RetireElement(*partition.graph, slot)) {
+  if (!partition.graph->Retire(slot)) {
     partition.pending.insert(slot);
     return;
   }
@@ -229,7 +174,6 @@ void VectorIndex::Upsert(std::string_view key, std::string scope,
     } else {
       slot = static_cast<uint32_t>(slots_.size());
       slots_.emplace_back();
-      GrowVectors();
     }
     Slot& fresh = slots_[slot];
     fresh.key = std::string(key);
@@ -246,10 +190,7 @@ void VectorIndex::Upsert(std::string_view key, std::string scope,
   for (size_t i = 0; i < filter_count_; ++i) {
     if (target.filters[i]) partition.postings[i][*target.filters[i]].insert(slot);
   }
-  std::copy(vector.begin(), vector.end(), data_.begin() + size_t{slot} * dimensions_);
-  if (distance_ == DistanceFunction::kCosine) {
-    inverse_norms_[slot] = InverseNorm(VectorAt(slot), dimensions_);
-  }
+  WriteLoose(slot, vector);
   GraphUpsert(partition, slot, /*update=*/existing != by_key_.end());
 }
 
@@ -278,17 +219,17 @@ void VectorIndex::RemoveSlot(uint32_t slot) {
     partition.pending.erase(slot);
     partition.stale.erase(slot);
     ++partition.churn;
-    RetireElement(*partition.graph, slot);
+    partition.graph->Retire(slot);
     if (partition.members.size() <= exact_threshold_ / 2 && !partition.rebuilding) {
       // Small again: exact search serves it; the graph's memory goes.
-      partition.graph.reset();
+      AdoptGraph(partition, nullptr, {});
       partition.pending.clear();
       partition.stale.clear();
       partition.churn = 0;
     }
   }
   if (partition.rebuilding) partition.changed.insert(slot);
-  removed = Slot{};
+  removed = Slot{};  // its vector too, if loose
   free_slots_.push_back(slot);
   --live_;
 }
@@ -324,7 +265,7 @@ void VectorIndex::Stop() { stopping_ = true; }
 
 bool VectorIndex::BuildStep() {
   std::vector<uint32_t> snapshot_slots;
-  std::vector<float> snapshot, snapshot_norms;  // their vectors (inverse norms), by position
+  std::vector<float> snapshot;  // their vectors, by position
   uint32_t target = 0;
   {
     std::unique_lock lock(mutex_);
@@ -352,19 +293,16 @@ bool VectorIndex::BuildStep() {
     snapshot.reserve(snapshot_slots.size() * dimensions_);
     for (uint32_t slot : snapshot_slots) {
       snapshot.insert(snapshot.end(), VectorAt(slot), VectorAt(slot) + dimensions_);
-      if (InverseNorms()) snapshot_norms.push_back(inverse_norms_[slot]);
     }
   }
-  // Built over the snapshot: until the swap, an element holds its snapshot position.
-  auto space = std::make_unique<GraphSpace>(dimensions_, distance_);
-  space->SetVectors(snapshot.data(), snapshot_norms.data());
-  auto fresh =
-      std::make_unique<Graph>(space.get(), std::max<size_t>(snapshot_slots.size() * 2, 1024),
-                              tuning_.graph_degree, tuning_.ef_construction);
-  fresh->setEf(tuning_.ef_search);
-  for (uint32_t i = 0; i < snapshot_slots.size() && !stopping_; ++i) {
-    fresh->addPoint(&i, snapshot_slots[i]);
+  auto fresh = std::make_unique<HnswGraph>(Shape(), snapshot_slots.size() * 2);
+  std::vector<uint32_t> elements;  // of the snapshot's slots, by position
+  elements.reserve(snapshot_slots.size());
+  for (size_t i = 0; i < snapshot_slots.size() && !stopping_; ++i) {
+    elements.push_back(
+        fresh->Add({snapshot.data() + i * dimensions_, dimensions_}, snapshot_slots[i]));
   }
+  snapshot = {};
   std::unique_lock lock(mutex_);
   Partition& partition = *partitions_[target];
   partition.rebuilding = false;
@@ -372,33 +310,38 @@ bool VectorIndex::BuildStep() {
     partition.changed.clear();
     return !stopping_;
   }
+  SwapIn(target, std::move(fresh), snapshot_slots, elements);
+  return true;
+}
+
+void VectorIndex::SwapIn(uint32_t id, std::unique_ptr<HnswGraph> fresh,
+                         const std::vector<uint32_t>& snapshot_slots,
+                         const std::vector<uint32_t>& elements) {
   // Reconcile the writes made since the snapshot: an entry the new graph holds with an older
   // vector, or that was removed, has its element retired (stale if still a member); one
-  // added since is pending.
+  // added since is pending. The others are held by the new graph as they are.
+  Partition& partition = *partitions_[id];
   std::unordered_set<uint32_t> pending, stale;
   for (uint32_t slot : partition.changed) {
-    const bool member = slots_[slot].live && slots_[slot].partition == target;
-    if (RetireElement(*fresh, slot)) {
+    const bool member = slots_[slot].live && slots_[slot].partition == id;
+    if (fresh->Retire(slot)) {
       if (member) stale.insert(slot);
     } else if (member) {
       pending.insert(slot);
     }
   }
-  // From now on elements hold their slots, and read the index's array.
-  for (hnswlib::tableint id = 0; id < fresh->cur_element_count; ++id) {
-    const auto slot = static_cast<uint32_t>(fresh->getExternalLabel(id));
-    std::memcpy(fresh->getDataByInternalId(id), &slot, sizeof slot);
+  std::vector<std::pair<uint32_t, uint32_t>> held;
+  held.reserve(snapshot_slots.size());
+  for (size_t i = 0; i < snapshot_slots.size(); ++i) {
+    if (!partition.changed.count(snapshot_slots[i]))
+      held.emplace_back(snapshot_slots[i], elements[i]);
   }
-  space->SetVectors(data_.data(), InverseNorms());
-  partition.entry_points = ChooseEntryPoints(*fresh);
-  partition.graph = std::move(fresh);
-  partition.space = std::move(space);
+  AdoptGraph(partition, std::move(fresh), held);
   partition.pending = std::move(pending);
   partition.stale = std::move(stale);
   partition.churn = partition.stale.size();
   partition.changed.clear();
   ++graphs_completed_;
-  return true;
 }
 
 bool VectorIndex::MatchesFilters(uint32_t slot,
@@ -456,18 +399,15 @@ std::vector<VectorIndex::Hit> VectorIndex::ExactSearch(
 std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
     std::span<const float> query, const Partition& partition,
     const std::vector<FilterCondition>& conditions, size_t k, size_t candidates) const {
-  GraphQuery point{.vector = query.data()};
-  if (InverseNorms()) point.inverse_norm = InverseNorm(query.data(), dimensions_);
   const size_t members = partition.members.size();
   // The graph walks ef_search candidates; the best 2k by its float distance are scored
   // exactly. A filter over-fetches in proportion to its selectivity.
   size_t fetch = 2 * k;
   // Deleted elements (removed or updated entries) crowd the candidate list: widen it in
   // proportion until the rebuild removes them.
-  const Graph& graph = *partition.graph;
-  if (graph.num_deleted_ > 0 && graph.cur_element_count > 0) {
-    const double deleted =
-        static_cast<double>(graph.num_deleted_) / static_cast<double>(graph.cur_element_count);
+  const HnswGraph& graph = *partition.graph;
+  if (graph.deleted() > 0 && graph.size() > 0) {
+    const double deleted = static_cast<double>(graph.deleted()) / static_cast<double>(graph.size());
     fetch = std::max(
         fetch, static_cast<size_t>(static_cast<double>(tuning_.ef_search) * (1 + 8 * deleted)));
   }
@@ -476,17 +416,18 @@ std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
   }
   while (true) {
     fetch = std::min(fetch, members);
-    const std::vector<size_t> found = NearestLabels(graph, partition.entry_points, &point, fetch);
+    const std::vector<uint32_t> found = graph.Nearest(query, fetch);
     std::vector<Scored> scored;
     std::unordered_set<uint32_t> seen;
     auto consider = [&](uint32_t slot) {
-      if (!slots_[slot].live || partitions_[slots_[slot].partition].get() != &partition ||
+      if (slot >= slots_.size() || !slots_[slot].live ||
+          partitions_[slots_[slot].partition].get() != &partition ||
           !MatchesFilters(slot, conditions) || !seen.insert(slot).second) {
         return;
       }
       scored.push_back({Score(distance_, query, {VectorAt(slot), dimensions_}), slot});
     };
-    for (size_t label : found) consider(static_cast<uint32_t>(label));
+    for (uint32_t slot : found) consider(slot);
     for (uint32_t slot : partition.pending) consider(slot);  // not in the graph yet
     for (uint32_t slot : partition.stale) consider(slot);    // in it with an old vector
     if (scored.size() >= std::min(k, candidates) || fetch >= members) return Best(scored, k);
@@ -546,17 +487,17 @@ size_t VectorIndex::SaveGraphs(const std::string& prefix) {
     if (!partition.graph) continue;
     for (uint32_t slot : partition.pending) GraphAdd(partition, slot);
     partition.pending.clear();
-    const Graph& graph = *partition.graph;
+    const HnswGraph& graph = *partition.graph;
     const std::string base = prefix + std::to_string(saved);
     std::ofstream keys(base + ".keys", std::ios::binary | std::ios::trunc);
     WriteBytes(keys, scope);
-    const uint64_t count = graph.cur_element_count;
+    const uint64_t count = graph.size();
     keys.write(reinterpret_cast<const char*>(&count), sizeof count);
-    for (hnswlib::tableint i = 0; i < count; ++i) {
-      const size_t slot = graph.getExternalLabel(i);
-      const bool present = !graph.isMarkedDeleted(i) && slot < slots_.size() && slots_[slot].live &&
-                           slots_[slot].partition == id;
-      WriteBytes(keys, present ? std::string_view(slots_[slot].key) : std::string_view());
+    for (uint32_t element = 0; element < count; ++element) {
+      const std::optional<uint32_t> slot = graph.SlotOf(element);
+      const bool present = slot && *slot < slots_.size() && slots_[*slot].live &&
+                           slots_[*slot].partition == id && slots_[*slot].element == element;
+      WriteBytes(keys, present ? std::string_view(slots_[*slot].key) : std::string_view());
     }
     // The rebuild pressure carries over.
     const uint64_t churn = partition.churn, built_size = partition.built_size;
@@ -564,59 +505,10 @@ size_t VectorIndex::SaveGraphs(const std::string& prefix) {
     keys.write(reinterpret_cast<const char*>(&built_size), sizeof built_size);
     if (!keys) continue;
     keys.close();
-    partition.graph->saveIndex(base + ".hnsw");
+    graph.SaveTo(base + ".hnsw");
     ++saved;
   }
   return saved;
-}
-
-std::optional<std::unordered_set<uint32_t>> VectorIndex::Relabel(
-    Graph& graph, uint32_t partition_id, const std::vector<std::string>& element_keys) const {
-  const hnswlib::tableint count = graph.cur_element_count;
-  // hnswlib 0.6.2's loading constructor never zeroes num_deleted_ before adding the saved
-  // deletions to it, so count them again. (Found by UBSan: the garbage count made
-  // GraphSearch's fetch size overflow. Pinned by: asan.VectorIndexTest.
-  // SavedGraphsAttachToTheSameEntriesLoadedInAnotherOrder.)
-  graph.num_deleted_ = 0;
-  for (hnswlib::tableint i = 0; i < count; ++i) graph.num_deleted_ += graph.isMarkedDeleted(i);
-  // Labels and element data were the saving process's slots: each element gets this
-  // process's slot of the same entry. Elements without one stay deleted, under labels no slot
-  // can have, and route searches from the position of a neighbour that has one.
-  graph.label_lookup_.clear();
-  std::unordered_set<uint32_t> in_graph;
-  std::vector<bool> found(count);
-  std::optional<uint32_t> any_slot;
-  for (hnswlib::tableint i = 0; i < count; ++i) {
-    auto slot = by_key_.find(element_keys[i]);
-    found[i] = !element_keys[i].empty() && slot != by_key_.end() &&
-               slots_[slot->second].partition == partition_id &&
-               in_graph.insert(slot->second).second;
-    if (found[i]) {
-      if (graph.isMarkedDeleted(i)) graph.unmarkDeletedInternal(i);
-      graph.setExternalLabel(i, slot->second);
-      std::memcpy(graph.getDataByInternalId(i), &slot->second, sizeof(uint32_t));
-      any_slot = slot->second;
-    } else {
-      if (!graph.isMarkedDeleted(i)) graph.markDeletedInternal(i);
-      graph.setExternalLabel(i, SIZE_MAX - i);
-    }
-    graph.label_lookup_[graph.getExternalLabel(i)] = i;
-  }
-  if (!any_slot) return std::nullopt;
-  for (hnswlib::tableint i = 0; i < count; ++i) {
-    if (found[i]) continue;
-    uint32_t position = *any_slot;
-    const hnswlib::linklistsizeint* links = graph.get_linklist0(i);
-    const auto* neighbours = reinterpret_cast<const hnswlib::tableint*>(links + 1);
-    for (size_t n = 0, size = *links & 0xFFFF; n < size; ++n) {  // hnswlib's getListCount
-      if (neighbours[n] < count && found[neighbours[n]]) {
-        position = static_cast<uint32_t>(graph.getExternalLabel(neighbours[n]));
-        break;
-      }
-    }
-    std::memcpy(graph.getDataByInternalId(i), &position, sizeof position);
-  }
-  return in_graph;
 }
 
 size_t VectorIndex::LoadGraphs(const std::string& prefix) {
@@ -642,40 +534,50 @@ size_t VectorIndex::LoadGraphs(const std::string& prefix) {
            keys.read(reinterpret_cast<char*>(&built_size), sizeof built_size);
     if (!read) continue;
     Partition& partition = *partitions_[partition_it->second];
-    auto space = std::make_unique<GraphSpace>(dimensions_, distance_);
-    space->SetVectors(data_.data(), InverseNorms());
-    std::unique_ptr<Graph> graph;
-    try {
-      graph = std::make_unique<Graph>(space.get(), base + ".hnsw", false,
-                                      std::max<size_t>(count, partition.members.size()) * 2);
-    } catch (const std::exception&) {
-      continue;  // unreadable: the partition builds its graph anew
-    }
-    // Elements of 4-byte slot numbers only: a graph whose elements hold vectors (written
-    // before they did) is rebuilt instead.
-    const size_t element_bytes =
-        graph->size_links_level0_ + sizeof(uint32_t) + sizeof(hnswlib::labeltype);
-    if (graph->cur_element_count != count || graph->size_data_per_element_ != element_bytes) {
-      continue;
-    }
-    const std::optional<std::unordered_set<uint32_t>> in_graph =
-        Relabel(*graph, partition_it->second, element_keys);
-    if (!in_graph) continue;
-    graph->setEf(tuning_.ef_search);
+    std::unique_ptr<HnswGraph> graph = HnswGraph::Load(
+        Shape(), base + ".hnsw", std::max<size_t>(count, partition.members.size()) * 2);
+    if (!graph || graph->size() != count) continue;
+    const std::vector<std::pair<uint32_t, uint32_t>> held =
+        Match(*graph, partition_it->second, element_keys);
+    if (held.empty()) continue;
+    std::unordered_set<uint32_t> in_graph;
+    for (const auto& [slot, element] : held) in_graph.insert(slot);
     partition.pending.clear();
     partition.stale.clear();
     for (uint32_t slot : partition.members) {
-      if (!in_graph->count(slot)) partition.pending.insert(slot);
+      if (!in_graph.count(slot)) partition.pending.insert(slot);
     }
     if (!partition.graph) ++graphs_completed_;
-    partition.entry_points = ChooseEntryPoints(*graph);
-    partition.graph = std::move(graph);
-    partition.space = std::move(space);
+    AdoptGraph(partition, std::move(graph), held);
     partition.churn = churn;
     partition.built_size = built_size;
     ++attached;
   }
   return attached;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> VectorIndex::Match(
+    HnswGraph& graph, uint32_t partition_id, const std::vector<std::string>& element_keys) {
+  // Labels were the saving process's slots: each element whose entry this process has, with
+  // the same vector, gets that entry's slot. The others are marked deleted, routing searches
+  // only; their entries are inserted anew.
+  std::vector<std::optional<uint32_t>> labels(element_keys.size());
+  std::vector<std::pair<uint32_t, uint32_t>> held;
+  std::unordered_set<uint32_t> taken;
+  for (uint32_t element = 0; element < element_keys.size(); ++element) {
+    const std::string& key = element_keys[element];
+    auto slot = key.empty() ? by_key_.end() : by_key_.find(key);
+    if (slot == by_key_.end() || slots_[slot->second].partition != partition_id ||
+        !std::equal(VectorAt(slot->second), VectorAt(slot->second) + dimensions_,
+                    graph.VectorOf(element)) ||
+        !taken.insert(slot->second).second) {
+      continue;
+    }
+    labels[element] = slot->second;
+    held.emplace_back(slot->second, element);
+  }
+  graph.Relabel(labels);
+  return held;
 }
 
 }  // namespace ddbd::vector

@@ -14,7 +14,8 @@
 // threshold goes back to exact search without a graph. hnswlib 0.6.2 has no filter functor, so
 // filtered HNSW searches over-fetch and post-filter, falling back to exact search when the
 // filter turns out too selective. Every result is scored exactly, in double precision, from
-// the stored floats; ties are broken by entry key.
+// the stored floats; ties are broken by entry key. Each vector is held once: by its graph
+// element once a graph holds it (HnswGraph), else by its entry.
 //
 // Thread-safety: all methods may be called concurrently (a reader-writer lock).
 #pragma once
@@ -33,14 +34,10 @@
 
 #include "model/table_def.h"
 
-namespace hnswlib {
-template <typename T>
-class HierarchicalNSW;
-}  // namespace hnswlib
-
 namespace ddbd::vector {
 
-class GraphSpace;
+class HnswGraph;
+struct GraphShape;
 
 struct SearchTuning {
   bool exact_only = false;  // never build graphs: fully deterministic results
@@ -116,9 +113,13 @@ class VectorIndex {
  private:
   struct Slot;
   struct Partition;
-  using Graph = hnswlib::HierarchicalNSW<float>;
+  static constexpr uint32_t kNoElement = UINT32_MAX;
 
-  const float* VectorAt(uint32_t slot) const { return data_.data() + size_t{slot} * dimensions_; }
+  GraphShape Shape() const;
+  // The slot's vector, wherever its one copy is (its own, or its graph element's).
+  const float* VectorAt(uint32_t slot) const;
+  // Writes the slot's vector into its own copy (which no graph holds).
+  void WriteLoose(uint32_t slot, std::span<const float> vector);
   void RemoveSlot(uint32_t slot);
   // Records a written slot for the partition's graph (and a rebuild in flight).
   void GraphUpsert(Partition& partition, uint32_t slot, bool update);
@@ -126,16 +127,21 @@ class VectorIndex {
   bool NeedsGraph(const Partition& partition) const;
   // Updates and removals a partition's graph absorbs before it is rebuilt.
   size_t ChurnLimit(const Partition& partition) const;
+  // Inserts a pending slot into its partition's graph, which then holds its vector.
   void GraphAdd(Partition& partition, uint32_t slot);
-  // Appends a slot's room to data_ (and inverse_norms_), repointing the graphs if it moved.
-  void GrowVectors();
+  // Makes `graph` (or none) the partition's serving graph, holding the vectors of `held`
+  // (slot, element) pairs; vectors only the outgoing graph held are copied out first.
+  void AdoptGraph(Partition& partition, std::unique_ptr<HnswGraph> graph,
+                  const std::vector<std::pair<uint32_t, uint32_t>>& held);
+  // Serves a graph BuildStep built from a snapshot of `snapshot_slots` (`elements` theirs),
+  // reconciled with the writes made since.
+  void SwapIn(uint32_t partition_id, std::unique_ptr<HnswGraph> fresh,
+              const std::vector<uint32_t>& snapshot_slots, const std::vector<uint32_t>& elements);
   // Gives a graph read from a file this process's slots of `element_keys` (the entries the
-  // saving process had in its elements); returns the slots it holds, or nullopt when it
-  // holds none.
-  std::optional<std::unordered_set<uint32_t>> Relabel(
-      Graph& graph, uint32_t partition_id, const std::vector<std::string>& element_keys) const;
-  // inverse_norms_ for a cosine index, else null.
-  const float* InverseNorms() const;
+  // saving process had in its elements) where the vector is the same; returns the (slot,
+  // element) pairs it holds.
+  std::vector<std::pair<uint32_t, uint32_t>> Match(HnswGraph& graph, uint32_t partition_id,
+                                                   const std::vector<std::string>& element_keys);
   std::vector<Hit> ExactSearch(std::span<const float> query, const Partition& partition,
                                const std::vector<FilterCondition>& conditions, size_t k) const;
   std::vector<Hit> GraphSearch(std::span<const float> query, const Partition& partition,
@@ -157,9 +163,6 @@ class VectorIndex {
 
   mutable std::shared_mutex mutex_;
   std::vector<Slot> slots_;
-  // slot × dimensions: the only copy of the vectors (graph elements hold slot numbers).
-  std::vector<float> data_;
-  std::vector<float> inverse_norms_;  // by slot, cosine indexes only: 1 / |vector|
   std::vector<uint32_t> free_slots_;
   std::unordered_map<std::string, uint32_t> by_key_;
   std::unordered_map<std::string, uint32_t> partition_ids_;  // scope → partition
