@@ -8,7 +8,8 @@
 // Build (twice, to measure what hnswlib's hand-written SIMD is worth; see docs/PERFORMANCE.md
 // "hnswlib without manual vectorization"):
 //   g++ -O2 -std=c++20 -I. [-DNO_MANUAL_VECTORIZATION] bench/vector_index_bench.cc \
-//       vector/vector_index.cc vector/hnsw_graph.cc vector/distance.cc model/*.cc -lpthread -o /tmp/vector_index_bench
+//       vector/vector_index.cc vector/hnsw_graph.cc vector/distance.cc model/*.cc -lpthread -o
+//       /tmp/vector_index_bench
 //   /tmp/vector_index_bench [count] [dimensions] [searches] [data] [M] [ef_construction]
 //                           [ef_search]
 #include <time.h>
@@ -78,7 +79,7 @@ int main(int argc, char** argv) {
   const auto dimensions = static_cast<uint32_t>(arg(2, 768));
   const size_t searches = arg(3, 2000);
   DataSet data(argc > 4 ? argv[4] : "random", dimensions);
-  ddbd::vector::SearchTuning tuning{.exact_threshold = 1};  // every search through the graph
+  ddbd::vector::SearchTuning tuning;  // as the server's: graphs from 4,096 entries at 128
   tuning.graph_degree = arg(5, tuning.graph_degree);
   tuning.ef_construction = arg(6, tuning.ef_construction);
   tuning.ef_search = arg(7, tuning.ef_search);
@@ -86,10 +87,17 @@ int main(int argc, char** argv) {
   ddbd::vector::VectorIndex exact(dimensions, ddbd::DistanceFunction::kEuclidean, 0,
                                   {.exact_only = true});
   const double insert_start = CpuSeconds();
+  // As in the server, graph work is interleaved with the writes (every 1,000 of them),
+  // unless DDBD_BENCH_BUILD_AT_END is set: then the graph is built once from all of them.
+  const bool build_at_end = std::getenv("DDBD_BENCH_BUILD_AT_END") != nullptr;
   for (size_t i = 0; i < count; ++i) {
     const Vector v = data.Next();
     index.Upsert("k" + std::to_string(i), "", {}, v);
     exact.Upsert("k" + std::to_string(i), "", {}, v);
+    if (!build_at_end && i % 1000 == 999) {
+      while (index.BuildStep()) {
+      }
+    }
   }
   while (index.BuildStep()) {
   }

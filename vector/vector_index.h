@@ -4,18 +4,18 @@
 //
 // Entries are grouped by scope (one partition per HASH value; one for an index without a
 // HASH element). A small partition, or a filter that matches few entries, is searched
-// exactly. A partition of more than the exact threshold gets an HNSW graph, built by
-// background work (BuildStep, a task on the executor) from a snapshot while exact search serves it.
-// Once built, new entries wait pending until BuildStep inserts them; an updated entry's element is
-// marked deleted and the entry is scored exactly until the next rebuild (hnswlib's in-place
-// update erodes recall); removals use markDelete. After churn of a twentieth of its
-// partition, or once the partition has doubled since the graph was built, a graph is rebuilt
-// the same way while the old one keeps serving; a partition that shrinks to half the
-// threshold goes back to exact search without a graph. hnswlib 0.6.2 has no filter functor, so
-// filtered HNSW searches over-fetch and post-filter, falling back to exact search when the
-// filter turns out too selective. Every result is scored exactly, in double precision, from
-// the stored floats; ties are broken by entry key. Each vector is held once: by its graph
-// element once a graph holds it (HnswGraph), else by its entry.
+// exactly. A partition of more than the exact threshold gets an HNSW graph (HnswGraph), built
+// by background work (BuildStep, a task on the executor) from a snapshot while exact search
+// serves it. Once built, new entries wait pending until BuildStep inserts them; an updated
+// entry's element is marked deleted and the entry is scored exactly until the next rebuild
+// (hnswlib's in-place update erodes recall); removals use markDelete. After churn of a
+// twentieth of its partition a graph is rebuilt the same way while the old one keeps
+// serving; a partition that shrinks to half the threshold goes back to exact search without
+// a graph. hnswlib 0.6.2 has no filter functor, so filtered HNSW searches over-fetch and
+// post-filter, falling back to exact search when the filter turns out too selective. Every
+// result is scored exactly, in double precision, from the stored floats; ties are broken by
+// entry key. Each vector is held once: by its graph element once a graph holds it, else by
+// its entry.
 //
 // Thread-safety: all methods may be called concurrently (a reader-writer lock).
 #pragma once
