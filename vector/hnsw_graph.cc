@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
-#if defined(__x86_64__) && !defined(NO_MANUAL_VECTORIZATION)
+#ifdef __x86_64__
+#ifndef NO_MANUAL_VECTORIZATION
 #include <immintrin.h>
 #define DDBD_AVX2_DISTANCES 1
+#endif
 #endif
 
 namespace ddbd::vector {
