@@ -8,7 +8,7 @@
 // Build (twice, to measure what hnswlib's hand-written SIMD is worth; see docs/PERFORMANCE.md
 // "hnswlib without manual vectorization"):
 //   g++ -O2 -std=c++20 -I. [-DNO_MANUAL_VECTORIZATION] bench/vector_index_bench.cc \
-//       vector/vector_index.cc vector/hnsw_graph.cc vector/distance.cc model/*.cc -lpthread -o
+//       vector/vector_index.cc vector/vector_index_files.cc vector/hnsw_graph.cc vector/distance.cc model/*.cc -lpthread -o
 //       /tmp/vector_index_bench
 //   /tmp/vector_index_bench [count] [dimensions] [searches] [data] [M] [ef_construction]
 //                           [ef_search]
@@ -80,6 +80,8 @@ int main(int argc, char** argv) {
   const size_t searches = arg(3, 2000);
   DataSet data(argc > 4 ? argv[4] : "random", dimensions);
   ddbd::vector::SearchTuning tuning;  // as the server's: graphs from 4,096 entries at 128
+  // DDBD_BENCH_EXACT: no graphs, every search exact (what --exact-vector-search costs).
+  tuning.exact_only = std::getenv("DDBD_BENCH_EXACT") != nullptr;
   tuning.graph_degree = arg(5, tuning.graph_degree);
   tuning.ef_construction = arg(6, tuning.ef_construction);
   tuning.ef_search = arg(7, tuning.ef_search);

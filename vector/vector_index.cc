@@ -5,50 +5,12 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <mutex>
 
 #include "vector/hnsw_graph.h"
+#include "vector/vector_index_parts.h"
 
 namespace ddbd::vector {
-
-struct VectorIndex::Slot {
-  std::string key;
-  uint32_t partition = 0;
-  uint32_t member_position = 0;  // in the partition's `members`
-  std::vector<std::optional<std::string>> filters;
-  bool live = false;
-  // The entry's vector: its own copy while no graph holds it (`loose`: no graph, pending or
-  // stale), else element `element` of its partition's graph. Never both: one copy each.
-  std::unique_ptr<float[]> loose;
-  uint32_t element = kNoElement;
-};
-
-struct VectorIndex::Partition {
-  std::vector<uint32_t> members;  // live slots
-  // Per INLINE_FILTER attribute: value → the member slots holding it.
-  std::vector<std::unordered_map<std::string, std::unordered_set<uint32_t>>> postings;
-  // The graph searches use, complete (null: exact search only). No write waits for it:
-  // a new entry is `pending` until BuildStep inserts it; an entry whose vector changed is
-  // `stale` — its graph element is marked deleted (it keeps routing searches) and it is not
-  // re-inserted, because hnswlib's in-place update erodes recall (measured: updating half of
-  // 20k vectors in place took recall@10 from 1.0 to 0.72). Searches score pending and stale
-  // entries exactly.
-  std::unique_ptr<HnswGraph> graph;
-  std::unordered_set<uint32_t> pending;
-  std::unordered_set<uint32_t> stale;
-  // Updates and removals since the graph was built; past a limit it is rebuilt. Growth
-  // alone never rebuilds a graph: new entries are inserted into it, which makes as good a
-  // graph as a build from the whole (measured at 100k × 128 with writes and graph work
-  // interleaved: recall@10 0.997 either way, with rebuilds at each doubling costing twice
-  // the graph work).
-  size_t churn = 0;
-  // A replacement graph is being built outside the lock from a snapshot; the slots written
-  // since the snapshot are reconciled when it is swapped in.
-  bool rebuilding = false;
-  std::unordered_set<uint32_t> changed;
-};
 
 namespace {
 
@@ -63,6 +25,11 @@ constexpr size_t kMinExactThreshold = 256;
 // Churn a graph absorbs before it is rebuilt: a twentieth of its partition, at least this
 // (deleted elements cost hnswlib 0.6.2 recall quickly in high dimensions).
 constexpr size_t kMinChurnBeforeRebuild = 256;
+// Vectors an exact scan fetches ahead of the one it scores.
+constexpr size_t kPrefetchAhead = 4;
+// rows_ gives its memory back once it has this many rows and half of them are free (after a
+// graph took their vectors over).
+constexpr size_t kMinRowsToCompact = 1024;
 
 }  // namespace
 
@@ -93,21 +60,50 @@ GraphShape VectorIndex::Shape() const {
 
 const float* VectorIndex::VectorAt(uint32_t slot) const {
   const Slot& entry = slots_[slot];
-  if (entry.loose) return entry.loose.get();
+  if (entry.row != kNoRow) return rows_.data() + size_t{entry.row} * dimensions_;
   return partitions_[entry.partition]->graph->VectorOf(entry.element);
 }
 
 void VectorIndex::WriteLoose(uint32_t slot, std::span<const float> vector) {
   Slot& entry = slots_[slot];
-  if (!entry.loose) entry.loose = std::make_unique_for_overwrite<float[]>(dimensions_);
-  std::copy(vector.begin(), vector.end(), entry.loose.get());
+  if (entry.row == kNoRow) {
+    if (!free_rows_.empty()) {
+      entry.row = free_rows_.back();
+      free_rows_.pop_back();
+    } else {
+      entry.row = static_cast<uint32_t>(rows_.size() / dimensions_);
+      rows_.resize(rows_.size() + dimensions_);
+    }
+  }
+  std::copy(vector.begin(), vector.end(), rows_.begin() + size_t{entry.row} * dimensions_);
   entry.element = kNoElement;
+}
+
+void VectorIndex::FreeRow(Slot& entry) {
+  if (entry.row == kNoRow) return;
+  free_rows_.push_back(entry.row);
+  entry.row = kNoRow;
+}
+
+void VectorIndex::CompactRows() {
+  const size_t rows = rows_.size() / dimensions_;
+  if (rows < kMinRowsToCompact || free_rows_.size() * 2 < rows) return;
+  std::vector<float> kept;
+  kept.reserve((rows - free_rows_.size()) * dimensions_);
+  for (Slot& entry : slots_) {
+    if (entry.row == kNoRow) continue;
+    const float* vector = rows_.data() + size_t{entry.row} * dimensions_;
+    entry.row = static_cast<uint32_t>(kept.size() / dimensions_);
+    kept.insert(kept.end(), vector, vector + dimensions_);
+  }
+  rows_ = std::move(kept);
+  free_rows_.clear();
 }
 
 void VectorIndex::GraphAdd(Partition& partition, uint32_t slot) {
   Slot& entry = slots_[slot];
-  entry.element = partition.graph->Add({entry.loose.get(), dimensions_}, slot);
-  entry.loose.reset();
+  entry.element = partition.graph->Add({VectorAt(slot), dimensions_}, slot);
+  FreeRow(entry);
 }
 
 void VectorIndex::AdoptGraph(Partition& partition, std::unique_ptr<HnswGraph> graph,
@@ -116,14 +112,17 @@ void VectorIndex::AdoptGraph(Partition& partition, std::unique_ptr<HnswGraph> gr
   for (const auto& [slot, element] : held) is_held[slot] = true;
   // Vectors only the outgoing graph holds are copied out before it goes.
   for (uint32_t slot : partition.members) {
-    if (!is_held[slot] && !slots_[slot].loose) WriteLoose(slot, {VectorAt(slot), dimensions_});
+    if (!is_held[slot] && slots_[slot].row == kNoRow) {
+      WriteLoose(slot, {VectorAt(slot), dimensions_});
+    }
   }
   for (const auto& [slot, element] : held) {
     slots_[slot].element = element;
-    slots_[slot].loose.reset();
+    FreeRow(slots_[slot]);
   }
   if (graph) graph->ChooseEntryPoints();
   partition.graph = std::move(graph);
+  CompactRows();
 }
 
 void VectorIndex::GraphUpsert(Partition& partition, uint32_t slot, bool update) {
@@ -229,7 +228,8 @@ void VectorIndex::RemoveSlot(uint32_t slot) {
     }
   }
   if (partition.rebuilding) partition.changed.insert(slot);
-  removed = Slot{};  // its vector too, if loose
+  FreeRow(removed);
+  removed = Slot{};
   free_slots_.push_back(slot);
   --live_;
 }
@@ -277,6 +277,7 @@ bool VectorIndex::BuildStep() {
         GraphAdd(*partition, *it);
         it = partition->pending.erase(it);
       }
+      CompactRows();
       return true;
     }
     // Then a partition that needs a (new) graph: snapshot it; the build runs unlocked.
@@ -388,10 +389,23 @@ std::vector<VectorIndex::Hit> VectorIndex::ExactSearch(
     scored.reserve(smallest->size());
     for (uint32_t slot : *smallest) consider(slot);
   } else {
-    scored.reserve(partition.members.size());
-    for (uint32_t slot : partition.members) consider(slot);
+    const std::vector<uint32_t>& members = partition.members;
+    scored.reserve(members.size());
+    for (size_t i = 0; i < members.size(); ++i) {
+      // Each vector lies wherever its one copy is (its entry's, or a graph element's), so the
+      // processor cannot guess the next: fetch a few ahead while scoring this one.
+      if (i + kPrefetchAhead < members.size()) Prefetch(VectorAt(members[i + kPrefetchAhead]));
+      consider(members[i]);
+    }
   }
   return Best(scored, k);
+}
+
+void VectorIndex::Prefetch(const float* vector) const {
+  const auto* bytes = reinterpret_cast<const char*>(vector);
+  for (size_t offset = 0; offset < dimensions_ * sizeof(float); offset += 64) {
+    __builtin_prefetch(bytes + offset);
+  }
 }
 
 std::vector<VectorIndex::Hit> VectorIndex::GraphSearch(
@@ -455,124 +469,6 @@ std::vector<VectorIndex::Hit> VectorIndex::Search(std::span<const float> query,
     return ExactSearch(query, partition, conditions, k);
   }
   return GraphSearch(query, partition, conditions, k, candidates);
-}
-
-namespace {
-
-void WriteBytes(std::ofstream& out, std::string_view bytes) {
-  const uint32_t size = static_cast<uint32_t>(bytes.size());
-  out.write(reinterpret_cast<const char*>(&size), sizeof size);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-bool ReadBytes(std::ifstream& in, std::string& bytes) {
-  uint32_t size = 0;
-  if (!in.read(reinterpret_cast<char*>(&size), sizeof size) || size > (1u << 20)) return false;
-  bytes.resize(size);
-  return static_cast<bool>(in.read(bytes.data(), size));
-}
-
-}  // namespace
-
-size_t VectorIndex::SaveGraphs(const std::string& prefix) {
-  std::unique_lock lock(mutex_);
-  size_t saved = 0;
-  for (const auto& [scope, id] : partition_ids_) {
-    Partition& partition = *partitions_[id];
-    // Any serving graph is valid: stale entries are saved as the deleted elements they are
-    // (they come back as new ones), and a graph due for a rebuild is rebuilt after the next
-    // start, serving until then.
-    if (!partition.graph) continue;
-    for (uint32_t slot : partition.pending) GraphAdd(partition, slot);
-    partition.pending.clear();
-    const HnswGraph& graph = *partition.graph;
-    const std::string base = prefix + std::to_string(saved);
-    std::ofstream keys(base + ".keys", std::ios::binary | std::ios::trunc);
-    WriteBytes(keys, scope);
-    const uint64_t count = graph.size();
-    keys.write(reinterpret_cast<const char*>(&count), sizeof count);
-    for (uint32_t element = 0; element < count; ++element) {
-      const std::optional<uint32_t> slot = graph.SlotOf(element);
-      const bool present = slot && *slot < slots_.size() && slots_[*slot].live &&
-                           slots_[*slot].partition == id && slots_[*slot].element == element;
-      WriteBytes(keys, present ? std::string_view(slots_[*slot].key) : std::string_view());
-    }
-    // The rebuild pressure carries over.
-    const uint64_t churn = partition.churn;
-    keys.write(reinterpret_cast<const char*>(&churn), sizeof churn);
-    if (!keys) continue;
-    keys.close();
-    graph.SaveTo(base + ".hnsw");
-    ++saved;
-  }
-  return saved;
-}
-
-size_t VectorIndex::LoadGraphs(const std::string& prefix) {
-  if (tuning_.exact_only) return 0;  // exact search was asked for: no graphs at all
-  std::unique_lock lock(mutex_);
-  size_t attached = 0;
-  for (size_t n = 0;; ++n) {
-    const std::string base = prefix + std::to_string(n);
-    std::ifstream keys(base + ".keys", std::ios::binary);
-    if (!keys) break;
-    std::string scope;
-    uint64_t count = 0;
-    if (!ReadBytes(keys, scope) || !keys.read(reinterpret_cast<char*>(&count), sizeof count)) {
-      continue;
-    }
-    auto partition_it = partition_ids_.find(scope);
-    if (partition_it == partition_ids_.end()) continue;
-    std::vector<std::string> element_keys(count);
-    bool read = true;
-    for (auto& key : element_keys) read = read && ReadBytes(keys, key);
-    uint64_t churn = 0;
-    read = read && keys.read(reinterpret_cast<char*>(&churn), sizeof churn);
-    if (!read) continue;
-    Partition& partition = *partitions_[partition_it->second];
-    std::unique_ptr<HnswGraph> graph = HnswGraph::Load(
-        Shape(), base + ".hnsw", std::max<size_t>(count, partition.members.size()) * 2);
-    if (!graph || graph->size() != count) continue;
-    const std::vector<std::pair<uint32_t, uint32_t>> held =
-        Match(*graph, partition_it->second, element_keys);
-    if (held.empty()) continue;
-    std::unordered_set<uint32_t> in_graph;
-    for (const auto& [slot, element] : held) in_graph.insert(slot);
-    partition.pending.clear();
-    partition.stale.clear();
-    for (uint32_t slot : partition.members) {
-      if (!in_graph.count(slot)) partition.pending.insert(slot);
-    }
-    if (!partition.graph) ++graphs_completed_;
-    AdoptGraph(partition, std::move(graph), held);
-    partition.churn = churn;
-    ++attached;
-  }
-  return attached;
-}
-
-std::vector<std::pair<uint32_t, uint32_t>> VectorIndex::Match(
-    HnswGraph& graph, uint32_t partition_id, const std::vector<std::string>& element_keys) {
-  // Labels were the saving process's slots: each element whose entry this process has, with
-  // the same vector, gets that entry's slot. The others are marked deleted, routing searches
-  // only; their entries are inserted anew.
-  std::vector<std::optional<uint32_t>> labels(element_keys.size());
-  std::vector<std::pair<uint32_t, uint32_t>> held;
-  std::unordered_set<uint32_t> taken;
-  for (uint32_t element = 0; element < element_keys.size(); ++element) {
-    const std::string& key = element_keys[element];
-    auto slot = key.empty() ? by_key_.end() : by_key_.find(key);
-    if (slot == by_key_.end() || slots_[slot->second].partition != partition_id ||
-        !std::equal(VectorAt(slot->second), VectorAt(slot->second) + dimensions_,
-                    graph.VectorOf(element)) ||
-        !taken.insert(slot->second).second) {
-      continue;
-    }
-    labels[element] = slot->second;
-    held.emplace_back(slot->second, element);
-  }
-  graph.Relabel(labels);
-  return held;
 }
 
 }  // namespace ddbd::vector

@@ -114,12 +114,16 @@ class VectorIndex {
   struct Slot;
   struct Partition;
   static constexpr uint32_t kNoElement = UINT32_MAX;
+  static constexpr uint32_t kNoRow = UINT32_MAX;
 
   GraphShape Shape() const;
   // The slot's vector, wherever its one copy is (its own, or its graph element's).
   const float* VectorAt(uint32_t slot) const;
-  // Writes the slot's vector into its own copy (which no graph holds).
+  // Writes the slot's vector into its row of rows_ (its own copy, which no graph holds).
   void WriteLoose(uint32_t slot, std::span<const float> vector);
+  void FreeRow(Slot& entry);
+  // Moves the rows in use to the front of a right-sized rows_ when half of it is free.
+  void CompactRows();
   void RemoveSlot(uint32_t slot);
   // Records a written slot for the partition's graph (and a rebuild in flight).
   void GraphUpsert(Partition& partition, uint32_t slot, bool update);
@@ -148,6 +152,8 @@ class VectorIndex {
                                const std::vector<FilterCondition>& conditions, size_t k,
                                size_t candidates) const;
   bool MatchesFilters(uint32_t slot, const std::vector<FilterCondition>& conditions) const;
+  // Asks the processor to bring a vector's cache lines in.
+  void Prefetch(const float* vector) const;
   struct Scored {
     double score;
     uint32_t slot;
@@ -163,6 +169,10 @@ class VectorIndex {
 
   mutable std::shared_mutex mutex_;
   std::vector<Slot> slots_;
+  // row × dimensions: the vectors no graph holds (an entry's own copy), reused through
+  // free_rows_; contiguous, so that an exact scan reads them in order.
+  std::vector<float> rows_;
+  std::vector<uint32_t> free_rows_;
   std::vector<uint32_t> free_slots_;
   std::unordered_map<std::string, uint32_t> by_key_;
   std::unordered_map<std::string, uint32_t> partition_ids_;  // scope → partition
