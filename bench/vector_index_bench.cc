@@ -8,10 +8,12 @@
 // Build (twice, to measure what hnswlib's hand-written SIMD is worth; see docs/PERFORMANCE.md
 // "hnswlib without manual vectorization"):
 //   g++ -O2 -std=c++20 -I. [-DNO_MANUAL_VECTORIZATION] bench/vector_index_bench.cc \
-//       vector/vector_index.cc vector/vector_index_files.cc vector/hnsw_graph.cc vector/distance.cc model/*.cc -lpthread -o
-//       /tmp/vector_index_bench
+//       vector/vector_index.cc vector/vector_index_files.cc vector/hnsw_graph.cc \
+//       vector/distance.cc model/*.cc -lpthread -o /tmp/vector_index_bench
 //   /tmp/vector_index_bench [count] [dimensions] [searches] [data] [M] [ef_construction]
 //                           [ef_search]
+// Environment: DDBD_BENCH_BUILD_AT_END (one build from all entries), DDBD_BENCH_EXACT (no
+// graphs: every search exact).
 #include <time.h>
 
 #include <algorithm>
