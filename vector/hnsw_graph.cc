@@ -30,46 +30,44 @@ __attribute__((target("avx2,fma"))) float HorizontalSum(__m256 v) {
   return _mm_cvtss_f32(_mm_add_ss(quarter, _mm_shuffle_ps(quarter, quarter, 1)));
 }
 
-__attribute__((target("avx2,fma"))) float SquaredL2Avx2(const void* a, const void* b,
-                                                        const void* dimensions) {
+// One lane step: adds (a − b)² (squared L2) or a·b (inner product) to `sum`.
+template <bool kSquaredL2>
+__attribute__((target("avx2,fma"))) inline __m256 Accumulate(__m256 a, __m256 b, __m256 sum) {
+  if constexpr (kSquaredL2) {
+    const __m256 d = _mm256_sub_ps(a, b);
+    return _mm256_fmadd_ps(d, d, sum);
+  }
+  return _mm256_fmadd_ps(a, b, sum);
+}
+
+// Σ (x − y)² or Σ x·y over the `*dimensions` floats, two accumulators wide.
+template <bool kSquaredL2>
+__attribute__((target("avx2,fma"))) float SumAvx2(const void* a, const void* b,
+                                                  const void* dimensions) {
   const auto* x = static_cast<const float*>(a);
   const auto* y = static_cast<const float*>(b);
   const size_t n = *static_cast<const size_t*>(dimensions);
   __m256 sum0 = _mm256_setzero_ps(), sum1 = _mm256_setzero_ps();
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    const __m256 d0 = _mm256_sub_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i));
-    const __m256 d1 = _mm256_sub_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8));
-    sum0 = _mm256_fmadd_ps(d0, d0, sum0);
-    sum1 = _mm256_fmadd_ps(d1, d1, sum1);
+    sum0 = Accumulate<kSquaredL2>(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i), sum0);
+    sum1 = Accumulate<kSquaredL2>(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8), sum1);
   }
   for (; i + 8 <= n; i += 8) {
-    const __m256 d = _mm256_sub_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i));
-    sum0 = _mm256_fmadd_ps(d, d, sum0);
+    sum0 = Accumulate<kSquaredL2>(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i), sum0);
   }
   float total = HorizontalSum(_mm256_add_ps(sum0, sum1));
-  for (; i < n; ++i) total += (x[i] - y[i]) * (x[i] - y[i]);
+  for (; i < n; ++i) total += kSquaredL2 ? (x[i] - y[i]) * (x[i] - y[i]) : x[i] * y[i];
   return total;
 }
 
+float SquaredL2Avx2(const void* a, const void* b, const void* dimensions) {
+  return SumAvx2<true>(a, b, dimensions);
+}
+
 // 1 − a·b, as hnswlib's InnerProductDistance.
-__attribute__((target("avx2,fma"))) float InnerProductDistanceAvx2(const void* a, const void* b,
-                                                                   const void* dimensions) {
-  const auto* x = static_cast<const float*>(a);
-  const auto* y = static_cast<const float*>(b);
-  const size_t n = *static_cast<const size_t*>(dimensions);
-  __m256 sum0 = _mm256_setzero_ps(), sum1 = _mm256_setzero_ps();
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    sum0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i), sum0);
-    sum1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8), sum1);
-  }
-  for (; i + 8 <= n; i += 8) {
-    sum0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i), sum0);
-  }
-  float dot = HorizontalSum(_mm256_add_ps(sum0, sum1));
-  for (; i < n; ++i) dot += x[i] * y[i];
-  return 1.0f - dot;
+float InnerProductDistanceAvx2(const void* a, const void* b, const void* dimensions) {
+  return 1.0f - SumAvx2<false>(a, b, dimensions);
 }
 
 bool HasAvx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
