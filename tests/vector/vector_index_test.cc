@@ -367,6 +367,9 @@ TEST(VectorIndexTest, SavedGraphsAttachToTheSameEntriesLoadedInAnotherOrder) {
   // Files that are not there attach nothing.
   VectorIndex empty(8, DistanceFunction::kCosine, 0, tuning);
   EXPECT_EQ(empty.LoadGraphs(prefix + "missing-"), 0u);
+  for (const char* suffix : {"0.hnsw", "0.keys", "1.hnsw", "1.keys"}) {
+    std::remove((prefix + suffix).c_str());
+  }
 }
 
 TEST(VectorIndexTest, SavedElementsOfAChangedVectorAreNotAttached) {
