@@ -186,13 +186,21 @@ std::optional<std::string> Encoded(const std::optional<StartKey>& start, Encode 
   return encode(*start);
 }
 
-Result<std::optional<Item>> Lookup(Database::Impl& impl, rocksdb::ColumnFamilyHandle* family,
-                                   const std::string& key) {
+Result<std::optional<std::string>> LookupStored(Database::Impl& impl,
+                                                rocksdb::ColumnFamilyHandle* family,
+                                                const std::string& key) {
   rocksdb::PinnableSlice value;
   rocksdb::Status status = impl.db->Get(rocksdb::ReadOptions(), family, key, &value);
-  if (status.IsNotFound()) return std::optional<Item>();
+  if (status.IsNotFound()) return std::optional<std::string>();
   if (!status.ok()) return StorageError(status);
-  DDBD_ASSIGN_OR_RETURN(Item item, DecodeItem(std::string_view(value.data(), value.size())));
+  return std::optional<std::string>(value.ToString());
+}
+
+Result<std::optional<Item>> Lookup(Database::Impl& impl, rocksdb::ColumnFamilyHandle* family,
+                                   const std::string& key) {
+  DDBD_ASSIGN_OR_RETURN(std::optional<std::string> stored, LookupStored(impl, family, key));
+  if (!stored) return std::optional<Item>();
+  DDBD_ASSIGN_OR_RETURN(Item item, DecodeItem(*stored));
   return std::optional<Item>(std::move(item));
 }
 
@@ -212,6 +220,13 @@ uint64_t Database::PartitionHash(const std::vector<AttributeValue>& partition) {
 Result<std::optional<Item>> Database::GetItem(const TableDef& table, const PrimaryKey& key) {
   return Lookup(*impl_, impl_->items, ItemKey(table.id, key));
 }
+
+Result<std::optional<std::string>> Database::GetStoredItem(const TableDef& table,
+                                                           const PrimaryKey& key) {
+  return LookupStored(*impl_, impl_->items, ItemKey(table.id, key));
+}
+
+Result<Item> DecodeStoredItem(std::string_view encoding) { return DecodeItem(encoding); }
 
 Result<std::optional<Item>> Database::GetIndexEntry(uint64_t index_id,
                                                     const std::vector<AttributeValue>& partition,

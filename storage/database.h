@@ -82,6 +82,8 @@ Result<size_t> StoredItemSize(std::string_view encoding);
 // Hands a stored item's attributes to `sink` in name order, as DecodeItem would produce them,
 // without building the Item. Fails on a corrupt record (having sent part of it).
 Status VisitStoredItem(std::string_view encoding, AttributeSink& sink);
+// The item (or index entry's attributes) a stored encoding holds. Fails on a corrupt record.
+Result<Item> DecodeStoredItem(std::string_view encoding);
 
 // Writes a backfilled record for one item (an index entry, an expiry): `encoding` is the
 // item's stored encoding.
@@ -129,6 +131,9 @@ class Database {
 
   // ---- Items.
   Result<std::optional<Item>> GetItem(const TableDef& table, const PrimaryKey& key);
+  // The item's stored encoding (for StoredItemSize, VisitStoredItem and DecodeStoredItem), or
+  // nullopt when there is none: reads that return whole items render it without decoding.
+  Result<std::optional<std::string>> GetStoredItem(const TableDef& table, const PrimaryKey& key);
   // The write path, in phases: takes every item's lock (in one global order, so concurrent
   // calls cannot deadlock), reads the old images, runs each write's compute, lets every
   // registered part add its records, asks `verdict` (default: the first failure aborts),

@@ -516,10 +516,11 @@ Result<std::optional<Item>> RunBatchStatement(OpContext& ctx, ListedStatement& e
   }
   DDBD_ASSIGN_OR_RETURN(GetRequest get, GetInputOf(ctx, st, entry.options.consistent_read));
   DDBD_ASSIGN_OR_RETURN(GetOutput output, ExecuteGetItem(ctx, get));
-  if (output.item && get.expressions.projection) {
-    return std::optional<Item>(expressions::Project(*output.item, *get.expressions.projection));
+  DDBD_ASSIGN_OR_RETURN(std::optional<Item> item, FoundItem(output));
+  if (item && get.expressions.projection) {
+    return std::optional<Item>(expressions::Project(*item, *get.expressions.projection));
   }
-  return std::move(output.item);
+  return item;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 #include "server/ops/throttling.h"
+#include "server/wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
 
@@ -11,16 +12,34 @@ Result<GetOutput> ExecuteGetItem(OpContext& ctx, const GetRequest& in) {
   const ReadSite site{table.get(), nullptr, {&key.partition, 1}};
   DDBD_RETURN_IF_ERROR(AdmitRead(ctx, site));
   GetOutput output;
-  DDBD_ASSIGN_OR_RETURN(output.item, ctx.db().GetItem(*table, key));
-  output.units = ReadUnits(output.item ? ItemSize(*output.item) : 0, in.consistent_read);
+  DDBD_ASSIGN_OR_RETURN(output.stored, ctx.db().GetStoredItem(*table, key));
+  size_t size = 0;
+  if (output.stored) {
+    DDBD_ASSIGN_OR_RETURN(size, storage::StoredItemSize(*output.stored));
+  }
+  output.units = ReadUnits(size, in.consistent_read);
   ChargeRead(ctx, site, output.units);
   return output;
 }
 
-std::string RenderGetItem(const GetRequest& in, const GetOutput& output) {
+Result<std::optional<Item>> FoundItem(const GetOutput& output) {
+  if (!output.stored) return std::optional<Item>();
+  DDBD_ASSIGN_OR_RETURN(Item item, storage::DecodeStoredItem(*output.stored));
+  return std::optional<Item>(std::move(item));
+}
+
+Result<std::string> RenderGetItem(const GetRequest& in, const GetOutput& output) {
   wire::JsonWriter out;
   out.BeginObject();
-  if (output.item) WriteFoundItem(out, *output.item, in.expressions);
+  if (output.stored && in.expressions.projection) {
+    DDBD_ASSIGN_OR_RETURN(std::optional<Item> item, FoundItem(output));
+    WriteFoundItem(out, *item, in.expressions);
+  } else if (output.stored) {  // the whole item, straight from its stored encoding
+    out.Key("Item").BeginObject();
+    wire::JsonAttributeSink sink(out);
+    DDBD_RETURN_IF_ERROR(storage::VisitStoredItem(*output.stored, sink));
+    out.EndObject();
+  }
   if (in.capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");
     WriteConsumedCapacity(out, in.capacity, in.table_name, output.units, false);

@@ -30,13 +30,16 @@ struct GetRequest {
 };
 Result<GetRequest> ReadGetRequest(wire::JsonObject body);
 
-// What GetItem read: the item (unprojected) and the read units it consumed.
+// What GetItem read: the item as stored (rendered without being decoded unless a projection
+// asks for part of it) and the read units it consumed.
 struct GetOutput {
-  std::optional<Item> item;
+  std::optional<std::string> stored;
   double units = 0;
 };
 Result<GetOutput> ExecuteGetItem(OpContext& ctx, const GetRequest& in);
-std::string RenderGetItem(const GetRequest& in, const GetOutput& output);
+// The item GetItem read, decoded and unprojected; nullopt when there was none.
+Result<std::optional<Item>> FoundItem(const GetOutput& output);
+Result<std::string> RenderGetItem(const GetRequest& in, const GetOutput& output);
 
 // The "Item" member of a read's response: `item`, projected when the request asks to.
 void WriteFoundItem(wire::JsonWriter& out, const Item& item, const ExpressionInputs& expressions);

@@ -26,5 +26,46 @@ TEST(JsonWriterTest, StringsEscapeExactlyWhatJsonRequires) {
   EXPECT_EQ(Rendered("\"" + run + "\n" + run + "\\"), "\"\\\"" + run + "\\n" + run + "\\\\\"");
 }
 
+// What JSON requires of one byte, by the RFC's table.
+std::string Escaped(unsigned char c) {
+  switch (c) {
+    case '"':
+      return "\\\"";
+    case '\\':
+      return "\\\\";
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    case '\b':
+      return "\\b";
+    case '\f':
+      return "\\f";
+  }
+  if (c >= 0x20) return std::string(1, static_cast<char>(c));
+  static constexpr char kHex[] = "0123456789abcdef";
+  return std::string("\\u00") + kHex[c >> 4] + kHex[c & 0xF];
+}
+
+TEST(JsonWriterTest, EveryByteIsEscapedRightAtEveryPlaceOfAWord) {
+  // The scan looks at eight bytes at a time: each of the 256 byte values, at each offset of a
+  // word and in the unaligned tail, among plain bytes and bytes of 0x80 and above.
+  for (int value = 0; value < 256; ++value) {
+    for (size_t length : {1, 7, 8, 9, 15, 16, 17, 23}) {
+      for (size_t at = 0; at < length; ++at) {
+        std::string input(length, (at % 2) ? 'a' : '\xc3');
+        input[at] = static_cast<char>(value);
+        std::string expected = "\"";
+        for (char c : input) expected += Escaped(static_cast<unsigned char>(c));
+        expected += "\"";
+        ASSERT_EQ(Rendered(input), expected)
+            << "byte " << value << " at " << at << " of " << length;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ddbd::server::wire
