@@ -132,15 +132,18 @@ Result<std::string> BatchGetItem(OpContext& ctx, const Request& req) {
       }
       any_processed = true;
       if (!fetched.insert(keys[t][k]).second) continue;
-      DDBD_ASSIGN_OR_RETURN(std::optional<Item> item, ctx.db().GetItem(*tables[t], keys[t][k]));
-      size_t bytes = item ? ItemSize(*item) : 0;
+      DDBD_ASSIGN_OR_RETURN(std::optional<std::string> stored,
+                            ctx.db().GetStoredItem(*tables[t], keys[t][k]));
+      size_t bytes = 0;
+      if (stored) {
+        DDBD_ASSIGN_OR_RETURN(bytes, storage::StoredItemSize(*stored));
+      }
       const double key_units = ReadUnits(bytes, in.tables[t].consistent_read);
       ChargeRead(ctx, site, key_units);
       units[t] += key_units;
-      if (!item) continue;
+      if (!stored) continue;
       response_bytes += bytes;
-      const auto& projection = in.tables[t].expressions.projection;
-      wire::WriteAttributeMap(out, projection ? expressions::Project(*item, *projection) : *item);
+      DDBD_RETURN_IF_ERROR(WriteStoredItem(out, *stored, in.tables[t].expressions));
     }
     out.EndArray();
   }

@@ -2,7 +2,6 @@
 #include "server/ops/item_request.h"
 #include "server/ops/ops.h"
 #include "server/ops/throttling.h"
-#include "server/wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
 
@@ -31,14 +30,9 @@ Result<std::optional<Item>> FoundItem(const GetOutput& output) {
 Result<std::string> RenderGetItem(const GetRequest& in, const GetOutput& output) {
   wire::JsonWriter out;
   out.BeginObject();
-  if (output.stored && in.expressions.projection) {
-    DDBD_ASSIGN_OR_RETURN(std::optional<Item> item, FoundItem(output));
-    WriteFoundItem(out, *item, in.expressions);
-  } else if (output.stored) {  // the whole item, straight from its stored encoding
-    out.Key("Item").BeginObject();
-    wire::JsonAttributeSink sink(out);
-    DDBD_RETURN_IF_ERROR(storage::VisitStoredItem(*output.stored, sink));
-    out.EndObject();
+  if (output.stored) {
+    out.Key("Item");
+    DDBD_RETURN_IF_ERROR(WriteStoredItem(out, *output.stored, in.expressions));
   }
   if (in.capacity != CapacityDetail::kNone) {
     out.Key("ConsumedCapacity");

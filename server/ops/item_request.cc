@@ -44,6 +44,20 @@ void WriteFoundItem(wire::JsonWriter& out, const Item& item, const ExpressionInp
   }
 }
 
+Status WriteStoredItem(wire::JsonWriter& out, std::string_view stored,
+                       const ExpressionInputs& expressions) {
+  if (expressions.projection) {
+    DDBD_ASSIGN_OR_RETURN(Item item, storage::DecodeStoredItem(stored));
+    wire::WriteAttributeMap(out, expressions::Project(item, *expressions.projection));
+    return OkStatus();
+  }
+  out.BeginObject();
+  wire::JsonAttributeSink sink(out);
+  DDBD_RETURN_IF_ERROR(storage::VisitStoredItem(stored, sink));
+  out.EndObject();
+  return OkStatus();
+}
+
 Result<ItemWriteInput> ParseItemWrite(wire::JsonObject body, ItemWriteInput::Kind kind) {
   using Kind = ItemWriteInput::Kind;
   ItemWriteInput input;

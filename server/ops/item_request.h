@@ -43,6 +43,10 @@ Result<std::string> RenderGetItem(const GetRequest& in, const GetOutput& output)
 
 // The "Item" member of a read's response: `item`, projected when the request asks to.
 void WriteFoundItem(wire::JsonWriter& out, const Item& item, const ExpressionInputs& expressions);
+// An item read from storage, as a JSON object: rendered straight from its stored encoding,
+// or decoded and projected when the request's projection asks for part of it.
+Status WriteStoredItem(wire::JsonWriter& out, std::string_view stored,
+                       const ExpressionInputs& expressions);
 
 // The members of PutItem, DeleteItem and UpdateItem besides the item or key.
 struct WriteRequest {
