@@ -186,21 +186,31 @@ std::optional<std::string> Encoded(const std::optional<StartKey>& start, Encode 
   return encode(*start);
 }
 
+// Reads the record at `key` into `value` (pinned, not copied); false when there is none.
+Result<bool> Fetch(Database::Impl& impl, rocksdb::ColumnFamilyHandle* family,
+                   const std::string& key, rocksdb::PinnableSlice& value) {
+  rocksdb::Status status = impl.db->Get(rocksdb::ReadOptions(), family, key, &value);
+  if (status.IsNotFound()) return false;
+  if (!status.ok()) return StorageError(status);
+  return true;
+}
+
 Result<std::optional<std::string>> LookupStored(Database::Impl& impl,
                                                 rocksdb::ColumnFamilyHandle* family,
                                                 const std::string& key) {
   rocksdb::PinnableSlice value;
-  rocksdb::Status status = impl.db->Get(rocksdb::ReadOptions(), family, key, &value);
-  if (status.IsNotFound()) return std::optional<std::string>();
-  if (!status.ok()) return StorageError(status);
+  DDBD_ASSIGN_OR_RETURN(bool found, Fetch(impl, family, key, value));
+  if (!found) return std::optional<std::string>();
   return std::optional<std::string>(value.ToString());
 }
 
+// Decoded from the pinned record: no copy of it.
 Result<std::optional<Item>> Lookup(Database::Impl& impl, rocksdb::ColumnFamilyHandle* family,
                                    const std::string& key) {
-  DDBD_ASSIGN_OR_RETURN(std::optional<std::string> stored, LookupStored(impl, family, key));
-  if (!stored) return std::optional<Item>();
-  DDBD_ASSIGN_OR_RETURN(Item item, DecodeItem(*stored));
+  rocksdb::PinnableSlice value;
+  DDBD_ASSIGN_OR_RETURN(bool found, Fetch(impl, family, key, value));
+  if (!found) return std::optional<Item>();
+  DDBD_ASSIGN_OR_RETURN(Item item, DecodeItem(std::string_view(value.data(), value.size())));
   return std::optional<Item>(std::move(item));
 }
 

@@ -23,12 +23,13 @@
 
 namespace ddbd::vector {
 
+// What a graph is built with; the values come from SearchTuning (VectorIndex::Shape).
 struct GraphShape {
   uint32_t dimensions = 0;
   DistanceFunction distance = DistanceFunction::kEuclidean;
-  size_t degree = 32;  // hnswlib's M
-  size_t ef_construction = 128;
-  size_t ef_search = 96;
+  size_t degree = 0;  // hnswlib's M
+  size_t ef_construction = 0;
+  size_t ef_search = 0;
 };
 
 class HnswGraph {

@@ -134,10 +134,7 @@ Result<std::string> BatchGetItem(OpContext& ctx, const Request& req) {
       if (!fetched.insert(keys[t][k]).second) continue;
       DDBD_ASSIGN_OR_RETURN(std::optional<std::string> stored,
                             ctx.db().GetStoredItem(*tables[t], keys[t][k]));
-      size_t bytes = 0;
-      if (stored) {
-        DDBD_ASSIGN_OR_RETURN(bytes, storage::StoredItemSize(*stored));
-      }
+      DDBD_ASSIGN_OR_RETURN(size_t bytes, StoredSize(stored));
       const double key_units = ReadUnits(bytes, in.tables[t].consistent_read);
       ChargeRead(ctx, site, key_units);
       units[t] += key_units;

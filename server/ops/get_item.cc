@@ -12,10 +12,7 @@ Result<GetOutput> ExecuteGetItem(OpContext& ctx, const GetRequest& in) {
   DDBD_RETURN_IF_ERROR(AdmitRead(ctx, site));
   GetOutput output;
   DDBD_ASSIGN_OR_RETURN(output.stored, ctx.db().GetStoredItem(*table, key));
-  size_t size = 0;
-  if (output.stored) {
-    DDBD_ASSIGN_OR_RETURN(size, storage::StoredItemSize(*output.stored));
-  }
+  DDBD_ASSIGN_OR_RETURN(size_t size, StoredSize(output.stored));
   output.units = ReadUnits(size, in.consistent_read);
   ChargeRead(ctx, site, output.units);
   return output;

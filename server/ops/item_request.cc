@@ -44,6 +44,11 @@ void WriteFoundItem(wire::JsonWriter& out, const Item& item, const ExpressionInp
   }
 }
 
+Result<size_t> StoredSize(const std::optional<std::string>& stored) {
+  if (!stored) return size_t{0};
+  return storage::StoredItemSize(*stored);
+}
+
 Status WriteStoredItem(wire::JsonWriter& out, std::string_view stored,
                        const ExpressionInputs& expressions) {
   if (expressions.projection) {

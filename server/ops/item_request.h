@@ -37,6 +37,8 @@ struct GetOutput {
   double units = 0;
 };
 Result<GetOutput> ExecuteGetItem(OpContext& ctx, const GetRequest& in);
+// DynamoDB's size of an item read as stored (0: no item), for its read units.
+Result<size_t> StoredSize(const std::optional<std::string>& stored);
 // The item GetItem read, decoded and unprojected; nullopt when there was none.
 Result<std::optional<Item>> FoundItem(const GetOutput& output);
 Result<std::string> RenderGetItem(const GetRequest& in, const GetOutput& output);
