@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "model/log.h"
+#include "server/http/deadlines.h"
 #include "server/http/exchange.h"
 
 namespace ddbd::server::http {
@@ -31,8 +32,8 @@ namespace bhttp = beast::http;
 using tcp = asio::ip::tcp;
 namespace ssl = asio::ssl;
 
-using PlainStream = beast::tcp_stream;
-using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+using PlainStream = tcp::socket;
+using TlsStream = beast::ssl_stream<tcp::socket>;
 
 constexpr size_t kBodyLimit = 16 * 1024 * 1024;
 constexpr uint32_t kHeaderLimit = 16 * 1024;
@@ -127,29 +128,36 @@ class ConnectionCount {
 
 // One connection, over a plain TCP stream or a TLS one. Every handler of a session runs on
 // the single thread of the io_context that owns its socket, so a session needs no strand.
-// Each read and write has a deadline (ServerOptions); when one passes, the TCP stream closes
-// the socket and the operation fails.
+// Each read and write has a deadline (ServerOptions); when one passes, the context's
+// Deadlines closes the socket and the operation fails.
 template <class Stream>
-class Session : public std::enable_shared_from_this<Session<Stream>> {
+class Session : public std::enable_shared_from_this<Session<Stream>>, private Deadlines::Entry {
   static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
 
  public:
   // `stream_args`: the accepted socket, plus the TLS context for a TLS stream.
   template <class... StreamArgs>
-  Session(Service& service, const ServerOptions& options,
+  Session(Service& service, const ServerOptions& options, Deadlines& deadlines,
           std::unique_ptr<ConnectionCount::Slot> slot, StreamArgs&&... stream_args)
-      : stream_(std::forward<StreamArgs>(stream_args)...),
+      : Deadlines::Entry(deadlines),
+        stream_(std::forward<StreamArgs>(stream_args)...),
         service_(service),
         options_(options),
         slot_(std::move(slot)) {}
 
+  // Start and Refuse run on the session's own thread (the Deadlines it joins is that
+  // thread's).
+  auto executor() { return Tcp().get_executor(); }
+
   void Start() {
+    Watch();
     Handshake(options_.header_timeout, [](Session& self) { self.ReadHeader(); });
   }
 
   // Answers 503 at once (the request, if any, is never read), then closes, lingering only
   // briefly: a flood of refused connections must not hold descriptors for long.
   void Refuse() {
+    Watch();
     linger_ = kRefusalLinger;
     Handshake(kRefusalLinger, [](Session& self) {
       self.Send(ConnectionLimitReply(self.options_.max_connections), false, 11);
@@ -159,17 +167,22 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
  private:
   using std::enable_shared_from_this<Session<Stream>>::shared_from_this;
 
-  // The TCP stream under the TLS one (or the stream itself): deadlines and the socket.
-  beast::tcp_stream& Tcp() { return beast::get_lowest_layer(stream_); }
+  // The TCP socket under the TLS stream (or the stream itself).
+  tcp::socket& Tcp() { return beast::get_lowest_layer(stream_); }
+
+  void OnDeadline() override {
+    beast::error_code ignored;
+    Tcp().close(ignored);
+  }
 
   // A TLS stream's handshake, within `deadline`, before `next`; plain streams go on at once.
   template <class Next>
   void Handshake(std::chrono::milliseconds deadline, Next next) {
     if constexpr (kTls) {
-      Tcp().expires_after(deadline);
+      SetDeadline(deadline);
       stream_.async_handshake(ssl::stream_base::server,
                               [self = shared_from_this(), next](beast::error_code ec) {
-                                if (ec) return self->Tcp().close();
+                                if (ec) return self->OnDeadline();
                                 next(*self);
                               });
     } else {
@@ -181,7 +194,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // request's first bytes, unless a pipelining client has already sent them.
   void Read() {
     if (buffer_.size() > 0) return ReadHeader();
-    Tcp().expires_after(options_.idle_timeout);
+    SetDeadline(options_.idle_timeout);
     stream_.async_read_some(buffer_.prepare(kReadChunk),
                             [self = shared_from_this()](beast::error_code ec, size_t n) {
                               if (ec) return self->Close();
@@ -194,7 +207,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     parser_.emplace();
     parser_->body_limit(kBodyLimit);
     parser_->header_limit(kHeaderLimit);
-    Tcp().expires_after(options_.header_timeout);
+    SetDeadline(options_.header_timeout);
     bhttp::async_read_header(stream_, buffer_, *parser_,
                              beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
   }
@@ -208,7 +221,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (!parser_->chunked() && parser_->get().count(bhttp::field::transfer_encoding) > 0) {
       return Fail(400);
     }
-    Tcp().expires_after(options_.body_timeout);
+    SetDeadline(options_.body_timeout);
     auto expect = parser_->get().find(bhttp::field::expect);
     if (expect != parser_->get().end() && beast::iequals(expect->value(), "100-continue")) {
       static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -268,7 +281,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     response->body() = std::move(reply.body);
     response->keep_alive(keep_alive);
     response->prepare_payload();
-    Tcp().expires_after(options_.body_timeout);
+    SetDeadline(options_.body_timeout);
     bhttp::async_write(stream_, *response,
                        [self = shared_from_this(), response](beast::error_code ec, size_t) {
                          if (ec || !response->keep_alive()) return self->Close();
@@ -284,13 +297,13 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // to read the reply instead of a connection reset. A TLS stream says close_notify instead
   // and waits (as long at most) for the peer's.
   void Close() {
-    Tcp().expires_after(linger_);
+    SetDeadline(linger_);
     if constexpr (kTls) {
       stream_.async_shutdown(
-          [self = shared_from_this()](beast::error_code) { self->Tcp().close(); });
+          [self = shared_from_this()](beast::error_code) { self->OnDeadline(); });
     } else {
       beast::error_code ec;
-      Tcp().socket().shutdown(tcp::socket::shutdown_send, ec);
+      Tcp().shutdown(tcp::socket::shutdown_send, ec);
       if (ec) return;
       Drain();
     }
@@ -326,23 +339,27 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 // them round-robin, and a connection's handlers never need synchronisation.
 struct HttpServer::Impl {
   Impl(Service& s, ServerOptions o) : service(s), options(std::move(o)) {
+    const auto tick = Deadlines::TickFor(
+        std::min({options.header_timeout, options.body_timeout, options.idle_timeout}));
     for (int i = 0; i < std::max(1, options.threads); ++i) {
       contexts.push_back(std::make_unique<asio::io_context>(1));
       guards.emplace_back(asio::make_work_guard(*contexts.back()));
+      deadlines.push_back(std::make_unique<Deadlines>(*contexts.back(), tick));
     }
     acceptor.emplace(*contexts[0]);
     accept_timer.emplace(*contexts[0]);
   }
 
   void Accept() {
-    asio::io_context& target = *contexts[next_context++ % contexts.size()];
-    acceptor->async_accept(target, [this](beast::error_code ec, tcp::socket socket) {
-      if (!acceptor->is_open()) return;
-      if (ec) return AcceptLater(ec);
-      accept_delay = std::chrono::milliseconds(0);
-      Admit(std::move(socket));
-      Accept();
-    });
+    const size_t target = next_context++ % contexts.size();
+    acceptor->async_accept(*contexts[target],
+                           [this, target](beast::error_code ec, tcp::socket socket) {
+                             if (!acceptor->is_open()) return;
+                             if (ec) return AcceptLater(ec);
+                             accept_delay = std::chrono::milliseconds(0);
+                             Admit(std::move(socket), *deadlines[target]);
+                             Accept();
+                           });
   }
 
   // Out of file descriptors (EMFILE, ENFILE) or memory: the connection stays queued in the
@@ -361,28 +378,39 @@ struct HttpServer::Impl {
 
   // Serves the connection, refuses it with a 503 beyond the limit, or (when even the few
   // refusals in progress are at their limit) closes it at once.
-  void Admit(tcp::socket socket) {
+  // `deadlines`: those of the context the socket belongs to.
+  void Admit(tcp::socket socket, Deadlines& deadlines) {
     beast::error_code ignored;
     if (connections.open() < options.max_connections) {
       socket.set_option(tcp::no_delay(true), ignored);
-      Launch(std::move(socket), connections.Serve(), /*refuse=*/false);
+      Launch(std::move(socket), deadlines, connections.Serve(), /*refuse=*/false);
     } else if (connections.refusing() < kMaxRefusing) {
-      Launch(std::move(socket), connections.Refuse(), /*refuse=*/true);
+      Launch(std::move(socket), deadlines, connections.Refuse(), /*refuse=*/true);
     } else {
       socket.close(ignored);
     }
   }
 
-  void Launch(tcp::socket socket, std::unique_ptr<ConnectionCount::Slot> slot, bool refuse) {
+  void Launch(tcp::socket socket, Deadlines& deadlines, std::unique_ptr<ConnectionCount::Slot> slot,
+              bool refuse) {
     if (tls) {
-      auto session = std::make_shared<Session<TlsStream>>(service, options, std::move(slot),
-                                                          std::move(socket), *tls);
-      refuse ? session->Refuse() : session->Start();
+      StartOnItsThread(std::make_shared<Session<TlsStream>>(
+                           service, options, deadlines, std::move(slot), std::move(socket), *tls),
+                       refuse);
     } else {
-      auto session = std::make_shared<Session<PlainStream>>(service, options, std::move(slot),
-                                                            std::move(socket));
-      refuse ? session->Refuse() : session->Start();
+      StartOnItsThread(std::make_shared<Session<PlainStream>>(service, options, deadlines,
+                                                              std::move(slot), std::move(socket)),
+                       refuse);
     }
+  }
+
+  // The acceptor runs on the first context; a session starts on its socket's.
+  template <class SessionType>
+  static void StartOnItsThread(std::shared_ptr<SessionType> session, bool refuse) {
+    auto executor = session->executor();
+    asio::post(executor, [session = std::move(session), refuse] {
+      refuse ? session->Refuse() : session->Start();
+    });
   }
 
   static constexpr auto kMinAcceptDelay = std::chrono::milliseconds(10);
@@ -394,6 +422,8 @@ struct HttpServer::Impl {
   ConnectionCount connections;  // outlives the sessions, which the contexts own
   std::vector<std::unique_ptr<asio::io_context>> contexts;
   std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
+  // One per context, destroyed before them (see ~Deadlines).
+  std::vector<std::unique_ptr<Deadlines>> deadlines;
   std::optional<tcp::acceptor> acceptor;
   std::optional<asio::steady_timer> accept_timer;
   std::optional<ssl::context> tls;  // set when serving HTTPS
