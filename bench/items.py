@@ -3,7 +3,9 @@
 
 Each server runs pinned to one core, wrk (8 connections) on the other; the figure is the
 server's CPU time per request from /proc. The floor is bench/floor.c: a server that reads each
-request and answers "{}" — what any server here pays for the network alone. Workloads
+request and answers "{}" — what any server here pays for the network alone; the Beast floor
+is bench/beast_floor.cc, the same answer through Boost.Beast and Asio as ddbd reads and
+writes requests — what ddbd's fixed HTTP stack costs before any DynamoDB work. Workloads
 (bench/wrk/items.lua), at 1 KB and at 4 KB items (a string payload, a number, a bool, a
 string set and a small map):
 
@@ -12,9 +14,9 @@ string set and a small map):
   20 items of 200 B (1,000 partitions); BatchWriteItem of 25 new items (items/s and CPU per
   item).
 
-Usage: bench/items.py [--ddbd build/server/ddbd] [--seconds 10] [--only ddbd|dynalite|floor]
-                      [--sizes 1024,4096]
-Needs: wrk, taskset, cc, node + npm (dynalite). Prints a Markdown table.
+Usage: bench/items.py [--ddbd build/server/ddbd] [--seconds 10]
+                      [--only ddbd|dynalite|floor|beast] [--sizes 1024,4096]
+Needs: wrk, taskset, cc, c++ with Boost headers, node + npm (dynalite). Prints a Markdown table.
 """
 import argparse
 import concurrent.futures
@@ -112,6 +114,13 @@ def build_floor(tmp):
     return binary
 
 
+def build_beast_floor(tmp):
+    binary = os.path.join(tmp, "beast_floor")
+    subprocess.run(["c++", "-O2", "-std=c++20", "-o", binary,
+                    os.path.join(HERE, "beast_floor.cc"), "-pthread"], check=True)
+    return binary
+
+
 def measure(server, sizes, seconds, is_floor):
     results = {}
     server.start()
@@ -134,7 +143,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ddbd", default=os.path.join(ROOT, "build", "server", "ddbd"))
     parser.add_argument("--seconds", type=int, default=10)
-    parser.add_argument("--only", choices=["ddbd", "dynalite", "floor"])
+    parser.add_argument("--only", choices=["ddbd", "dynalite", "floor", "beast"])
     parser.add_argument("--sizes", default="1024,4096")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -145,6 +154,11 @@ def main():
             port = free_port()
             results["floor"] = measure(Server("floor", [build_floor(tmp), str(port)], port, tmp),
                                        sizes, args.seconds, True)
+        if args.only in (None, "beast"):
+            port = free_port()
+            results["beast floor"] = measure(
+                Server("beast floor", [build_beast_floor(tmp), str(port)], port, tmp),
+                sizes, args.seconds, True)
         if args.only in (None, "ddbd"):
             port = free_port()
             data = os.path.join(tmp, "ddbd")
@@ -166,10 +180,11 @@ def main():
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    names = [n for n in ("ddbd", "dynalite", "floor") if n in results]
+    names = [n for n in ("ddbd", "dynalite", "floor", "beast floor") if n in results]
+    all_three = all(n in results for n in ("ddbd", "dynalite", "floor"))
     print("| workload | item | " + " | ".join(f"{n} µs/request" for n in names) +
-          (" | ddbd ÷ floor | dynalite ÷ ddbd |" if len(names) == 3 else " |"))
-    print("|---|---|" + "---|" * len(names) + ("---|---|" if len(names) == 3 else ""))
+          (" | ddbd ÷ floor | dynalite ÷ ddbd |" if all_three else " |"))
+    print("|---|---|" + "---|" * len(names) + ("---|---|" if all_three else ""))
     rows = [(op, label, size) for size in sizes for op, label in WORKLOADS]
     rows.append(("query", "Query of 20 items of 200 B", 200))
     for op, label, size in rows:
@@ -182,7 +197,7 @@ def main():
                 cell = f"{figure['cpu_us'] / 25:.1f} per item ({figure['items_per_s'] / 1000:.1f}k items/s)"
             cells.append(cell)
         ratios = ""
-        if len(names) == 3:
+        if all_three:
             d, p, f = (results[n][key]["cpu_us"] for n in ("ddbd", "dynalite", "floor"))
             ratios = f" {d / f:.1f}× | {p / d:.1f}× |"
         print(f"| {label} | {'200 B' if op == 'query' else f'{size // 1024} KB'} | " +

@@ -263,10 +263,42 @@ void WriteAttributeMap(JsonWriter& out, const AttributeMap& map) {
   out.EndObject();
 }
 
+namespace {
+
+// `{"<type>":`, the opening of a value of `type`, appended at once (a third of a Query's
+// rendering went to writing these pieces one call at a time, callgrind).
+std::string_view TypeOpening(AttributeType type) {
+  switch (type) {
+    case AttributeType::kS:
+      return R"({"S":)";
+    case AttributeType::kN:
+      return R"({"N":)";
+    case AttributeType::kB:
+      return R"({"B":)";
+    case AttributeType::kBool:
+      return R"({"BOOL":)";
+    case AttributeType::kNull:
+      return R"({"NULL":)";
+    case AttributeType::kM:
+      return R"({"M":)";
+    case AttributeType::kL:
+      return R"({"L":)";
+    case AttributeType::kSS:
+      return R"({"SS":)";
+    case AttributeType::kNS:
+      return R"({"NS":)";
+    case AttributeType::kBS:
+      return R"({"BS":)";
+  }
+  return R"({"?":)";
+}
+
+}  // namespace
+
 void JsonAttributeSink::Name(std::string_view name) { out_.Key(name); }
 
 void JsonAttributeSink::Scalar(AttributeType type, std::string_view bytes) {
-  out_.BeginObject().Key(TypeName(type));
+  out_.Raw(TypeOpening(type));
   if (type == AttributeType::kB) {
     out_.String(Base64Encode(bytes));
   } else {
@@ -276,28 +308,22 @@ void JsonAttributeSink::Scalar(AttributeType type, std::string_view bytes) {
 }
 
 void JsonAttributeSink::Bool(bool value) {
-  out_.BeginObject().Key(TypeName(AttributeType::kBool)).Bool(value).EndObject();
+  out_.Raw(value ? R"({"BOOL":true})" : R"({"BOOL":false})");
 }
 
-void JsonAttributeSink::Null() {
-  out_.BeginObject().Key(TypeName(AttributeType::kNull)).Bool(true).EndObject();
-}
+void JsonAttributeSink::Null() { out_.Raw(R"({"NULL":true})"); }
 
-void JsonAttributeSink::BeginMap() {
-  out_.BeginObject().Key(TypeName(AttributeType::kM)).BeginObject();
-}
+void JsonAttributeSink::BeginMap() { out_.Raw(TypeOpening(AttributeType::kM)).BeginObject(); }
 
 void JsonAttributeSink::EndMap() { out_.EndObject().EndObject(); }
 
-void JsonAttributeSink::BeginList() {
-  out_.BeginObject().Key(TypeName(AttributeType::kL)).BeginArray();
-}
+void JsonAttributeSink::BeginList() { out_.Raw(TypeOpening(AttributeType::kL)).BeginArray(); }
 
 void JsonAttributeSink::EndList() { out_.EndArray().EndObject(); }
 
 void JsonAttributeSink::BeginSet(AttributeType type) {
   set_type_ = type;
-  out_.BeginObject().Key(TypeName(type)).BeginArray();
+  out_.Raw(TypeOpening(type)).BeginArray();
 }
 
 void JsonAttributeSink::SetMember(std::string_view bytes) {

@@ -15,7 +15,8 @@ namespace {
 
 using namespace ddbd::server::wire;
 
-simdjson::dom::element ParseOrDie(simdjson::dom::parser& parser, const std::string& json) {
+simdjson::dom::element ParseOrDie(simdjson::dom::parser& parser, std::string_view written) {
+  const std::string json(written);
   simdjson::dom::element root;
   if (parser.parse(json).get(root) != simdjson::SUCCESS) std::abort();  // we wrote bad JSON
   return root;

@@ -1,0 +1,125 @@
+// The storage floor of bench/items.py's write and read workloads: RocksDB alone, in process,
+// with the options of ddbd's items column family (32 MB memtable with a prefix bloom, 16-byte
+// key prefixes with filters, 10-bit blooms, two background jobs, the write-ahead log on and
+// not synced per write), storing items.py's values under keys shaped like ddbd's (8-byte table
+// id, 8-byte partition hash, the key). Prints the process's CPU time (every thread: flushes
+// and compactions included) per operation, for:
+//   get     Get of random keys among 20,000 preloaded
+//   put     Get (absent) then Put of a new key: what a correct PutItem must at least do
+//   batch   25 Gets then one WriteBatch of 25 Puts, per item
+// Run it pinned to one core to compare with the servers' figures:
+//   c++ -O2 -std=c++20 -o storage_floor bench/storage_floor.cc -lrocksdb
+//   taskset -c 0 ./storage_floor DIR get|put|batch SECONDS VALUE_BYTES
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/slice_transform.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+
+namespace {
+
+constexpr int kPreloaded = 20'000;
+
+std::string Key(uint64_t n) {
+  char key[64];
+  const uint64_t table = 7, hash = n * 0x9E3779B97F4A7C15ULL;
+  std::memcpy(key, &table, 8);
+  std::memcpy(key + 8, &hash, 8);
+  const int text =
+      std::snprintf(key + 16, sizeof key - 16, "item#%llu", static_cast<unsigned long long>(n));
+  return std::string(key, 16 + static_cast<size_t>(text));
+}
+
+double CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+void Check(const rocksdb::Status& status) {
+  if (!status.ok()) {
+    std::fprintf(stderr, "%s\n", status.ToString().c_str());
+    std::exit(1);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: storage_floor DIR get|put|batch SECONDS VALUE_BYTES\n");
+    return 2;
+  }
+  const std::string workload = argv[2];
+  const double seconds = std::atof(argv[3]);
+  std::string value;
+  while (value.size() < static_cast<size_t>(std::atoi(argv[4]))) {
+    value += "abcdefghijklmnopqrstuvwxyz012345";
+  }
+  value.resize(static_cast<size_t>(std::atoi(argv[4])));
+
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.max_background_jobs = 2;
+  options.write_buffer_size = 32 << 20;
+  options.memtable_prefix_bloom_size_ratio = 0.02;
+  options.memtable_whole_key_filtering = true;
+  options.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(16));
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  table.whole_key_filtering = false;
+  table.cache_index_and_filter_blocks = true;
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  rocksdb::DB* raw = nullptr;
+  Check(rocksdb::DB::Open(options, argv[1], &raw));
+  std::unique_ptr<rocksdb::DB> db(raw);
+  const rocksdb::WriteOptions write;
+  const rocksdb::ReadOptions read;
+  for (int n = 0; n < kPreloaded; ++n) Check(db->Put(write, Key(n), value));
+
+  std::mt19937_64 random(42);
+  uint64_t next_key = kPreloaded, operations = 0;
+  rocksdb::PinnableSlice found;
+  const double cpu_before = CpuSeconds();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    for (int i = 0; i < 100; ++i) {
+      if (workload == "get") {
+        found.Reset();
+        Check(db->Get(read, db->DefaultColumnFamily(), Key(random() % kPreloaded), &found));
+        ++operations;
+      } else if (workload == "put") {
+        const std::string key = Key(next_key++);
+        found.Reset();
+        if (!db->Get(read, db->DefaultColumnFamily(), key, &found).IsNotFound()) return 1;
+        Check(db->Put(write, key, value));
+        ++operations;
+      } else {
+        rocksdb::WriteBatch batch;
+        for (int item = 0; item < 25; ++item) {
+          const std::string key = Key(next_key++);
+          found.Reset();
+          if (!db->Get(read, db->DefaultColumnFamily(), key, &found).IsNotFound()) return 1;
+          Check(batch.Put(key, value));
+        }
+        Check(db->Write(write, &batch));
+        operations += 25;
+      }
+    }
+  }
+  const double cpu = CpuSeconds() - cpu_before;
+  std::printf("%s %zu B: %llu operations, %.2f us CPU each\n", workload.c_str(), value.size(),
+              static_cast<unsigned long long>(operations),
+              cpu / static_cast<double>(operations) * 1e6);
+  return 0;
+}
