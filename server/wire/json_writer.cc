@@ -2,6 +2,7 @@
 #include "server/wire/json_writer.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -21,18 +22,30 @@ bool MayNeedEscape(uint64_t word) {
           has_zero(word ^ ('\\' * kOnes))) != 0;
 }
 
-// The length of the longest prefix of `s` whose bytes need no escape.
+// Whether byte c needs an escape: a control character, a quote or a backslash.
+constexpr std::array<bool, 256> kNeedsEscape = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 0x20; ++c) table[c] = true;
+  table['"'] = table['\\'] = true;
+  return table;
+}();
+
+// The length of the longest prefix of `s` whose bytes need no escape. Eight bytes a step;
+// the last few of a string of eight or more in one more step (a word overlapping the
+// previous one), so that only strings shorter than eight are looked at byte by byte.
 size_t CleanPrefix(std::string_view s) {
+  const size_t n = s.size();
   size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t word;
+  uint64_t word;
+  for (; i + 8 <= n; i += 8) {
     std::memcpy(&word, s.data() + i, sizeof word);
     if (MayNeedEscape(word)) break;
   }
-  for (; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == '"' || c == '\\') break;
+  if (i + 8 > n && n >= 8 && i < n) {
+    std::memcpy(&word, s.data() + n - 8, sizeof word);
+    if (!MayNeedEscape(word)) return n;
   }
+  while (i < n && !kNeedsEscape[static_cast<unsigned char>(s[i])]) ++i;
   return i;
 }
 

@@ -67,5 +67,26 @@ TEST(JsonWriterTest, EveryByteIsEscapedRightAtEveryPlaceOfAWord) {
   }
 }
 
+// The writer grows its string ahead of what it writes: what it hands over is exactly the
+// JSON written, however many times it grew, and str() shows the same while writing.
+TEST(JsonWriterTest, OutputIsExactlyWhatWasWrittenAcrossGrowth) {
+  JsonWriter out;
+  std::string expected = "[";
+  out.BeginArray();
+  for (int i = 0; i < 5000; ++i) {
+    out.BeginObject().Key("n").Int(i - 2500).Key("s").String(std::string(i % 37, 'q')).EndObject();
+    if (i > 0) expected += ",";
+    expected +=
+        "{\"n\":" + std::to_string(i - 2500) + ",\"s\":\"" + std::string(i % 37, 'q') + "\"}";
+  }
+  out.EndArray();
+  expected += "]";
+  EXPECT_EQ(out.str(), expected);
+  EXPECT_EQ(out.Take(), expected);
+  EXPECT_EQ(out.str(), "");  // taken: the writer starts again empty
+  out.Bool(true);
+  EXPECT_EQ(out.Take(), "true");
+}
+
 }  // namespace
 }  // namespace ddbd::server::wire
