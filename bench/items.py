@@ -12,7 +12,8 @@ string set and a small map):
   GetItem of random keys among 20,000 preloaded; PutItem of never-used keys; UpdateItem
   ADD #c :one on random existing keys; PutItem with attribute_not_exists of new keys; Query of
   20 items of 200 B (1,000 partitions); BatchWriteItem of 25 new items (items/s and CPU per
-  item).
+  item). And the time from spawning each server on a fresh data directory to its first
+  answer (median of 5).
 
 Usage: bench/items.py [--ddbd build/server/ddbd] [--seconds 10]
                       [--only ddbd|dynalite|floor|beast] [--sizes 1024,4096]
@@ -24,6 +25,7 @@ import http.client
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import tempfile
 
@@ -121,8 +123,24 @@ def build_beast_floor(tmp):
     return binary
 
 
+SPAWNS = 5
+
+
+def spawn_ms(server):
+    """Median of SPAWNS starts on a fresh data directory: spawn to the first answer, in ms."""
+    starts = []
+    for _ in range(SPAWNS):
+        shutil.rmtree(server.data_dir, ignore_errors=True)
+        os.makedirs(server.data_dir)
+        starts.append(server.start())
+        server.stop()
+    return statistics.median(starts) * 1000
+
+
 def measure(server, sizes, seconds, is_floor):
     results = {}
+    if not is_floor:
+        results["spawn"] = {"ms": spawn_ms(server)}
     server.start()
     try:
         run = 0
@@ -202,6 +220,9 @@ def main():
             ratios = f" {d / f:.1f}× | {p / d:.1f}× |"
         print(f"| {label} | {'200 B' if op == 'query' else f'{size // 1024} KB'} | " +
               " | ".join(cells) + " |" + ratios)
+    print("| spawn → first answer, fresh data directory (ms, median of 5) | | " +
+          " | ".join(f"{results[n]['spawn']['ms']:.1f}" if "spawn" in results[n] else ""
+                     for n in names) + " |" + (" | |" if all_three else ""))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@
 #include "server/http/server.h"
 #include "server/ops/recovery.h"
 #include "server/options.h"
+#include "server/wire/attribute_value_json.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
 
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
     log::Error("cannot load catalog: %s", catalog.error().message().c_str());
     return 1;
   }
+  server::wire::SetStringSetsSorted(cl.service.compat == server::CompatProfile::kDynamoDbLocal);
   server::Service service(**db, **catalog, cl.service);
   // HNSW graphs saved by the last clean shutdown live beside the database.
   std::optional<std::string> graph_dir;

@@ -42,10 +42,8 @@ Result<Isolation> ParseIsolation(const std::string& text) {
   return isolation;
 }
 
-}  // namespace
-
-std::string UsageText() {
-  return R"(Usage: ddbd [options]
+// The usage text, all of it (a constant: --help prints it as it is).
+constexpr std::string_view kUsage = R"(Usage: ddbd [options]
 
   --port N              TCP port to listen on (default 8000)
   --address ADDR        address to bind (default 0.0.0.0)
@@ -116,14 +114,23 @@ std::string UsageText() {
                         operation, status, error type and time taken
   --health-check        ask the ddbd at --address/--port whether it answers (exit status
                         0 or 1), for container health checks
+  --compat PROFILE      none (the default: DynamoDB's behaviour) or dynamodb-local:
+                        GET / answers 400 as DynamoDB Local's does, CreateTable ignores
+                        AttributeDefinitions no key uses, string sets come back sorted.
+                        On by itself when the command line starts with DynamoDB Local's
+                        "-jar DynamoDBLocal.jar"; --compat none keeps it off
   --help                print this text
 
 DynamoDB Local's spellings are accepted too: -port N, -dbPath DIR, -inMemory, -cors LIST,
 -sharedDb (the default here), -delayTransientStatuses (--transient-status-ms 500),
--optimizeDbBeforeStartup (compacts the database before serving), -disableTelemetry (ddbd sends none), -help; a leading "-jar DynamoDBLocal.jar",
-as compose files pass it, is ignored.
+-optimizeDbBeforeStartup (compacts the database before serving), -disableTelemetry (ddbd
+sends none), -help. A command line that starts with "-jar DynamoDBLocal.jar", as compose
+files pass it, turns the dynamodb-local profile on (--compat).
 )";
-}
+
+}  // namespace
+
+std::string UsageText() { return std::string(kUsage); }
 
 namespace {
 
@@ -323,9 +330,26 @@ std::vector<Option> ProcessOptions() {
       Flag({"--help", "-help", "-h"}, [](CommandLine& cl) { cl.help = true; }),
       // Nothing to disable: ddbd reports nothing anywhere.
       Flag({"-disableTelemetry"}, [](CommandLine&) {}),
+      {{"--compat"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& profile) -> Status {
+         if (profile == "none") {
+           cl.service.compat = CompatProfile::kNone;
+         } else if (profile == "dynamodb-local") {
+           cl.service.compat = CompatProfile::kDynamoDbLocal;
+         } else {
+           return Error::Validation("invalid value for --compat: '" + profile +
+                                    "' (none or dynamodb-local)");
+         }
+         cl.compat_set = true;
+         return OkStatus();
+       }},
+      // DynamoDB Local's java command line, as compose files and scripts pass it.
       {{"-jar"},
        true,
        [](CommandLine& cl, const std::string&, const std::string& jar) {
+         const std::string name = jar.substr(jar.find_last_of('/') + 1);
+         if (name == "DynamoDBLocal.jar") cl.dynamodb_local_jar = true;
          cl.notes.push_back("ignoring '-jar " + jar + "': a DynamoDB Local argument; ddbd is a " +
                             "native binary");
          return OkStatus();
@@ -350,6 +374,11 @@ const Option* FindOption(std::string_view name) {
   return nullptr;
 }
 
+// -Dname=value and -X… options of a java command line.
+bool IsJvmOption(const std::string& arg) {
+  return arg.size() > 2 && (arg.starts_with("-D") || arg.starts_with("-X"));
+}
+
 }  // namespace
 
 Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
@@ -357,7 +386,14 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
   cl.storage.path = "ddbd-data";
   unsigned cores = std::thread::hardware_concurrency();
   cl.server.threads = static_cast<int>(cores < 2 ? 2 : cores);
-  for (size_t i = 0; i < args.size(); ++i) {
+  // DynamoDB Local's java command line may begin with JVM options, as the amazon/dynamodb-local
+  // image's users pass them ("-Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar").
+  size_t first = 0;
+  while (first < args.size() && IsJvmOption(args[first])) {
+    cl.notes.push_back("ignoring '" + args[first] + "': a Java option; ddbd is a native binary");
+    ++first;
+  }
+  for (size_t i = first; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const Option* option = FindOption(arg);
     if (!option) return Error::Validation("unknown option: " + arg);
@@ -370,6 +406,18 @@ Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
   }
   if (cl.server.tls_certificate.empty() != cl.server.tls_private_key.empty()) {
     return Error::Validation("--tls-cert and --tls-key go together");
+  }
+  const bool started_as_dynamodb_local =
+      cl.dynamodb_local_jar && args.size() >= first + 2 && args[first] == "-jar";
+  if (started_as_dynamodb_local && !cl.compat_set) {
+    cl.service.compat = CompatProfile::kDynamoDbLocal;
+  }
+  if (cl.service.compat == CompatProfile::kDynamoDbLocal) {
+    cl.notes.push_back(
+        std::string("DynamoDB Local compatibility profile on") +
+        (cl.compat_set ? "" : " (the command line is DynamoDB Local's)") +
+        ": GET / answers 400, unused AttributeDefinitions are ignored, string sets come back "
+        "sorted; --compat none turns it off");
   }
   return cl;
 }

@@ -21,6 +21,8 @@ struct CommandLine {
   bool health_check = false;         // ask a running ddbd (--address/--port) whether it answers
   bool max_connections_set = false;  // --max-connections given: not derived from the fd limit
   std::vector<std::string> notes;    // printed to stderr at start-up
+  bool compat_set = false;           // --compat given: a DynamoDB Local command line keeps it
+  bool dynamodb_local_jar = false;   // the command line starts "-jar DynamoDBLocal.jar"
 };
 
 // Fails with a message for unknown or malformed options.

@@ -43,8 +43,19 @@ struct Isolation {
   std::string Describe() const;
 };
 
+// A compatibility profile: behaviours of another local DynamoDB that tools and test suites
+// depend on, reproduced where they differ from DynamoDB's (README, "Coming from DynamoDB
+// Local"). kNone is DynamoDB's behaviour.
+enum class CompatProfile {
+  kNone,
+  // DynamoDB Local's: GET / answers 400 MissingAuthenticationToken (readiness checks wait for
+  // it), CreateTable ignores AttributeDefinitions no key uses, string sets come back sorted.
+  kDynamoDbLocal,
+};
+
 struct ServiceOptions {
   Isolation isolation;
+  CompatProfile compat = CompatProfile::kNone;
   bool require_authentication = false;  // answer MissingAuthenticationToken without a signature
   // The keys whose SigV4 signatures are verified on every request (--credentials); null:
   // signatures are not checked and any credentials are accepted.

@@ -97,6 +97,16 @@ HttpReply HealthReply(Service& service) {
   return JsonReply(kJson, health.ok() ? 200 : 503, out.Take());
 }
 
+// DynamoDB Local's answer to an unsigned request such as GET /, which readiness checks
+// written for it (@shelf/jest-dynamodb's, `curl` loops in CI scripts) wait for: 400 with its
+// own MissingAuthenticationToken body. Only under --compat dynamodb-local.
+HttpReply DynamoDbLocalRootReply() {
+  return JsonReply(kJson10, 400,
+                   R"({"__type":"com.amazonaws.dynamodb.v20120810#MissingAuthenticationToken",)"
+                   R"("message":"Request must contain either a valid (registered) AWS access key )"
+                   R"(ID or X.509 certificate."})");
+}
+
 // With --credentials, the request's SigV4 signature verified against the known keys, over
 // the body as sent (still compressed, not yet parsed); with --require-auth alone, only the
 // presence of a signature; otherwise nothing. The identity is empty when not verified.
@@ -153,6 +163,7 @@ HttpReply Route(Service& service, HttpRequest& request) {
   if (request.method == "GET" && request.path == "/ddbd/health") return HealthReply(service);
   if (control::IsControlPath(request.path)) return AnswerControl(service, request);
   if (request.method == "GET" && (request.path == "/" || request.path.empty())) {
+    if (service.options().compat == CompatProfile::kDynamoDbLocal) return DynamoDbLocalRootReply();
     std::string body = "healthy: " + HealthyHost(service, request.host) + " ";
     return HttpReply{200, "text/plain", std::move(body), {}};
   }

@@ -122,8 +122,15 @@ Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
                         CheckIndexes(definition.partition_key, definition.sort_key,
                                      definition.attribute_definitions, definition.billing_mode,
                                      in.global_indexes, in.local_indexes, in.vector_indexes));
-  DDBD_RETURN_IF_ERROR(CheckDefinitionsUsed(definition.partition_key, definition.sort_key,
-                                            definition.attribute_definitions, definition.indexes));
+  if (ctx.options().compat == CompatProfile::kDynamoDbLocal) {
+    // DynamoDB Local accepts definitions that no key uses, and test suites written against it
+    // declare such tables: they are dropped (DescribeTable shows the keys' definitions).
+    DropUnusedDefinitions(definition);
+  } else {
+    DDBD_RETURN_IF_ERROR(CheckDefinitionsUsed(definition.partition_key, definition.sort_key,
+                                              definition.attribute_definitions,
+                                              definition.indexes));
+  }
   if (in.settings.stream) {
     uint64_t stream_id = 0;
     if (in.settings.stream->enabled) {

@@ -3,6 +3,7 @@
 #include "server/wire/attribute_value_json.h"
 
 #include <algorithm>
+#include <atomic>
 #include <unordered_set>
 
 #include "model/number.h"
@@ -217,6 +218,16 @@ Result<Item> ParseAttributeMap(JsonValue json) {
   return map;
 }
 
+namespace {
+
+std::atomic<bool> string_sets_sorted{false};
+
+bool StringSetsSorted() { return string_sets_sorted.load(std::memory_order_relaxed); }
+
+}  // namespace
+
+void SetStringSetsSorted(bool sorted) { string_sets_sorted.store(sorted); }
+
 void WriteAttributeValue(JsonWriter& out, const AttributeValue& value) {
   out.BeginObject().Key(TypeName(value.type()));
   switch (value.type()) {
@@ -242,6 +253,15 @@ void WriteAttributeValue(JsonWriter& out, const AttributeValue& value) {
       out.EndArray();
       break;
     case AttributeType::kSS:
+      if (StringSetsSorted()) {
+        std::vector<std::string_view> members(value.set().begin(), value.set().end());
+        std::sort(members.begin(), members.end());
+        out.BeginArray();
+        for (std::string_view member : members) out.String(member);
+        out.EndArray();
+        break;
+      }
+      [[fallthrough]];
     case AttributeType::kNS:
     case AttributeType::kBS:
       out.BeginArray();
@@ -323,17 +343,29 @@ void JsonAttributeSink::EndList() { out_.EndArray().EndObject(); }
 
 void JsonAttributeSink::BeginSet(AttributeType type) {
   set_type_ = type;
+  holding_ = type == AttributeType::kSS && StringSetsSorted();
   out_.Raw(TypeOpening(type)).BeginArray();
 }
 
+// A held member's bytes stay valid until EndSet: a sink's caller visits one encoded item.
 void JsonAttributeSink::SetMember(std::string_view bytes) {
-  if (set_type_ == AttributeType::kBS) {
+  if (holding_) {
+    held_members_.push_back(bytes);
+  } else if (set_type_ == AttributeType::kBS) {
     out_.String(Base64Encode(bytes));
   } else {
     out_.String(bytes);
   }
 }
 
-void JsonAttributeSink::EndSet() { out_.EndArray().EndObject(); }
+void JsonAttributeSink::EndSet() {
+  if (holding_) {
+    std::sort(held_members_.begin(), held_members_.end());
+    for (std::string_view member : held_members_) out_.String(member);
+    held_members_.clear();
+    holding_ = false;
+  }
+  out_.EndArray().EndObject();
+}
 
 }  // namespace ddbd::server::wire

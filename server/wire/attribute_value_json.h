@@ -4,6 +4,9 @@
 // ParseAttributeMap, WriteAttributeValue, WriteAttributeMap.
 #pragma once
 
+#include <string_view>
+#include <vector>
+
 #include "model/attribute_sink.h"
 #include "model/attribute_value.h"
 #include "model/result.h"
@@ -20,6 +23,12 @@ Result<Item> ParseAttributeMap(JsonValue json);
 
 void WriteAttributeValue(JsonWriter& out, const AttributeValue& value);
 void WriteAttributeMap(JsonWriter& out, const AttributeMap& map);
+
+// Whether string sets are written with their members in sorted order (byte order of their
+// UTF-8, which is code point order) instead of the order they were stored in: DynamoDB Local
+// returns them sorted and test suites written against it pin that order (--compat
+// dynamodb-local). Process-wide; set at start-up, before requests are served.
+void SetStringSetsSorted(bool sorted);
 
 // Writes the attributes it receives as WriteAttributeMap writes an Item's, less the braces
 // around the whole item (the caller's): the same bytes for the same attributes.
@@ -41,6 +50,9 @@ class JsonAttributeSink : public AttributeSink {
  private:
   JsonWriter& out_;
   AttributeType set_type_ = AttributeType::kSS;  // of the set being written (sets do not nest)
+  // The members of a string set held back to be written sorted (SetStringSetsSorted).
+  std::vector<std::string_view> held_members_;
+  bool holding_ = false;
 };
 
 }  // namespace ddbd::server::wire

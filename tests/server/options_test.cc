@@ -107,15 +107,52 @@ TEST(OptionsTest, DynamoDbLocalSpellingsMeanTheSameAsOurs) {
   EXPECT_EQ(local.server.port, 8001);
   EXPECT_TRUE(local.storage.in_memory);
   EXPECT_EQ(local.service.isolation.Describe(), Isolation{}.Describe());
-  ASSERT_EQ(local.notes.size(), 1u);
+  ASSERT_EQ(local.notes.size(), 2u);
   EXPECT_EQ(
       local.notes[0],
       "ignoring '-jar DynamoDBLocal.jar': a DynamoDB Local argument; ddbd is a native binary");
+  EXPECT_EQ(local.notes[1],
+            "DynamoDB Local compatibility profile on (the command line is DynamoDB Local's): "
+            "GET / answers 400, unused AttributeDefinitions are ignored, string sets come back "
+            "sorted; --compat none turns it off");
 
   CommandLine on_disk = Parse({"-dbPath", "/tmp/somewhere", "-optimizeDbBeforeStartup"});
   EXPECT_EQ(on_disk.storage.path, "/tmp/somewhere");
   EXPECT_TRUE(on_disk.storage.compact_on_open);
   EXPECT_TRUE(Parse({"-help"}).help);
+}
+
+// DynamoDB Local's command line switches its profile on, wherever its jar lives; --compat,
+// before or after it, decides instead; without the jar first, DynamoDB's behaviour stays.
+TEST(OptionsTest, DynamoDbLocalCommandLineTurnsItsProfileOn) {
+  EXPECT_EQ(Parse({}).service.compat, CompatProfile::kNone);
+  EXPECT_EQ(Parse({"-jar", "DynamoDBLocal.jar", "-sharedDb"}).service.compat,
+            CompatProfile::kDynamoDbLocal);
+  EXPECT_EQ(Parse({"-jar", "/opt/local/DynamoDBLocal.jar"}).service.compat,
+            CompatProfile::kDynamoDbLocal);
+  EXPECT_EQ(Parse({"-jar", "DynamoDBLocal.jar", "--compat", "none"}).service.compat,
+            CompatProfile::kNone);
+  EXPECT_EQ(Parse({"--compat", "none", "-jar", "DynamoDBLocal.jar"}).service.compat,
+            CompatProfile::kNone);
+  EXPECT_EQ(Parse({"--compat", "dynamodb-local"}).service.compat, CompatProfile::kDynamoDbLocal);
+  EXPECT_EQ(Parse({"-inMemory", "-jar", "DynamoDBLocal.jar"}).service.compat, CompatProfile::kNone);
+  EXPECT_EQ(Parse({"-jar", "other.jar"}).service.compat, CompatProfile::kNone);
+  // The amazon/dynamodb-local image's users pass JVM options before the jar.
+  CommandLine with_jvm_options = Parse({"-Djava.library.path=./DynamoDBLocal_lib", "-Xmx512m",
+                                        "-jar", "DynamoDBLocal.jar", "-inMemory"});
+  EXPECT_EQ(with_jvm_options.service.compat, CompatProfile::kDynamoDbLocal);
+  EXPECT_TRUE(with_jvm_options.storage.in_memory);
+  EXPECT_EQ(with_jvm_options.notes[0],
+            "ignoring '-Djava.library.path=./DynamoDBLocal_lib': a Java option; ddbd is a native "
+            "binary");
+  EXPECT_EQ(Failure({"-inMemory", "-Dx=y"}), "unknown option: -Dx=y");
+  EXPECT_EQ(Parse({"--compat", "dynamodb-local"}).notes,
+            std::vector<std::string>{
+                "DynamoDB Local compatibility profile on: GET / answers 400, unused "
+                "AttributeDefinitions are ignored, string sets come back sorted; --compat none "
+                "turns it off"});
+  EXPECT_EQ(Failure({"--compat", "localstack"}),
+            "invalid value for --compat: 'localstack' (none or dynamodb-local)");
 }
 
 TEST(OptionsTest, BadOptionsAreNamed) {

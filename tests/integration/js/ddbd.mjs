@@ -7,10 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 
+// `extraArgs` may begin with DynamoDB Local's "-jar DynamoDBLocal.jar": it stays first, as a
+// command line written for DynamoDB Local has it.
 async function launch(dataDir, extraArgs) {
   const binary = process.env.DDBD_BINARY ?? "ddbd";
-  const child = spawn(binary, ["--address", "127.0.0.1", "--port", "0", "--threads", "2",
-                               "--db-path", join(dataDir, "db"), ...extraArgs],
+  const leading = extraArgs[0] === "-jar" ? extraArgs.slice(0, 2) : [];
+  const child = spawn(binary, [...leading, "--address", "127.0.0.1", "--port", "0",
+                               "--threads", "2", "--db-path", join(dataDir, "db"),
+                               ...extraArgs.slice(leading.length)],
                       { stdio: ["ignore", "ignore", "pipe"] });
   const output = { log: "" };
   const port = await new Promise((resolve, reject) => {

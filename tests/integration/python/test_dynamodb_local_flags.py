@@ -1,4 +1,5 @@
 """DynamoDB Local's command-line flags, each used the way DynamoDB Local users pass them."""
+import json
 import os
 import re
 import shutil
@@ -9,6 +10,7 @@ import time
 
 import boto3
 import botocore.config
+import botocore.exceptions
 import pytest
 
 from conftest import BINARY, raw_call
@@ -331,5 +333,104 @@ def test_background_threads_stay_bounded_under_delayed_statuses():
         # The executor's two threads at most, started on demand; nothing per table.
         assert peak <= before + 2, (before, peak)
         assert after <= before + 2, (before, after)
+    finally:
+        server.stop()
+
+
+# A table declared as suites written against DynamoDB Local declare some (ElectroDB's LSI
+# fixture has this shape): every key's attribute defined, and one more attribute no key uses.
+LOCAL_STYLE_TABLE = {
+    "TableName": "LocalStyle",
+    "BillingMode": "PAY_PER_REQUEST",
+    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                  {"AttributeName": "sk", "KeyType": "RANGE"}],
+    "AttributeDefinitions": [{"AttributeName": name, "AttributeType": "S"}
+                             for name in ("pk", "sk", "gsi1pk", "lsi1sk", "lsi9sk")],
+    "GlobalSecondaryIndexes": [{
+        "IndexName": "gsi1", "Projection": {"ProjectionType": "ALL"},
+        "KeySchema": [{"AttributeName": "gsi1pk", "KeyType": "HASH"},
+                      {"AttributeName": "lsi1sk", "KeyType": "RANGE"}]}],
+    "LocalSecondaryIndexes": [{
+        "IndexName": "lsi1", "Projection": {"ProjectionType": "ALL"},
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                      {"AttributeName": "lsi1sk", "KeyType": "RANGE"}]}],
+}
+FLAVOURS = ["pear", "apple", "Zebra", "éclair", "banana"]
+
+
+def root_answer(server):
+    """GET / as a readiness check sends it: no signature, no body."""
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request("GET", "/")
+    response = connection.getresponse()
+    result = response.status, response.getheader("Content-Type"), response.read()
+    connection.close()
+    return result
+
+
+def test_dynamodb_local_command_line_turns_its_profile_on():
+    """Started as DynamoDB Local is, ddbd answers as DynamoDB Local does where tools and test
+    suites depend on it: the readiness answer, lenient table definitions, sorted string sets."""
+    server = Started("-jar", "DynamoDBLocal.jar", "-sharedDb", "-inMemory")
+    try:
+        assert "DynamoDB Local compatibility profile on" in server.log
+        status, content_type, body = root_answer(server)
+        assert (status, content_type) == (400, "application/x-amz-json-1.0")
+        assert json.loads(body) == {
+            "__type": "com.amazonaws.dynamodb.v20120810#MissingAuthenticationToken",
+            "message": "Request must contain either a valid (registered) AWS access key ID or "
+                       "X.509 certificate."}
+
+        client = server.client()
+        client.create_table(**LOCAL_STYLE_TABLE)
+        table = client.describe_table(TableName="LocalStyle")["Table"]
+        assert [d["AttributeName"] for d in table["AttributeDefinitions"]] == [
+            "pk", "sk", "gsi1pk", "lsi1sk"]
+
+        client.put_item(TableName="LocalStyle", Item={
+            "pk": {"S": "p"}, "sk": {"S": "s"}, "gsi1pk": {"S": "g"}, "lsi1sk": {"S": "l"},
+            "flavours": {"SS": FLAVOURS}, "sizes": {"NS": ["10", "9", "100"]},
+            "nested": {"M": {"flavours": {"SS": ["b", "a"]}}}})
+        in_byte_order = ["Zebra", "apple", "banana", "pear", "éclair"]
+        key = {"pk": {"S": "p"}, "sk": {"S": "s"}}
+        item = client.get_item(TableName="LocalStyle", Key=key)["Item"]
+        assert item["flavours"]["SS"] == in_byte_order
+        assert item["nested"]["M"]["flavours"]["SS"] == ["a", "b"]
+        assert item["sizes"]["NS"] == ["10", "9", "100"]  # only string sets are sorted
+        updated = client.update_item(
+            TableName="LocalStyle", Key=key, UpdateExpression="ADD flavours :more",
+            ExpressionAttributeValues={":more": {"SS": ["cherry", "Apple"]}},
+            ReturnValues="ALL_NEW")["Attributes"]
+        assert updated["flavours"]["SS"] == ["Apple", "Zebra", "apple", "banana", "cherry",
+                                             "pear", "éclair"]
+        for page in (client.scan(TableName="LocalStyle"),
+                     client.query(TableName="LocalStyle", IndexName="gsi1",
+                                  KeyConditionExpression="gsi1pk = :g",
+                                  ExpressionAttributeValues={":g": {"S": "g"}})):
+            assert page["Items"][0]["flavours"]["SS"] == updated["flavours"]["SS"]
+    finally:
+        server.stop()
+
+
+def test_compat_none_keeps_dynamodbs_behaviour_on_dynamodb_locals_command_line():
+    server = Started("-jar", "DynamoDBLocal.jar", "-inMemory", "--compat", "none")
+    try:
+        assert "compatibility profile" not in server.log
+        status, content_type, body = root_answer(server)
+        assert (status, content_type) == (200, "text/plain")
+        assert body.startswith(b"healthy: ")
+        client = server.client()
+        with pytest.raises(botocore.exceptions.ClientError) as refused:
+            client.create_table(**LOCAL_STYLE_TABLE)
+        assert refused.value.response["Error"]["Code"] == "ValidationException"
+        assert refused.value.response["Error"]["Message"] == (
+            "One or more parameter values were invalid: Some AttributeDefinitions are not used. "
+            "AttributeDefinitions: [pk, sk, gsi1pk, lsi1sk, lsi9sk], keys used: [gsi1pk, lsi1sk, "
+            "pk, sk]")
+        make_table(client)
+        client.put_item(TableName="Flags", Item={"pk": {"S": "p"}, "flavours": {"SS": FLAVOURS}})
+        item = client.get_item(TableName="Flags", Key={"pk": {"S": "p"}})["Item"]
+        assert item["flavours"]["SS"] == FLAVOURS  # as written
     finally:
         server.stop()
