@@ -20,6 +20,7 @@
 #include "model/clock.h"
 #include "model/executor.h"
 #include "server/credentials.h"
+#include "server/metrics.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
 #include "streams/records_part.h"
@@ -128,6 +129,8 @@ class Service {
   capacity::CapacityGovernor* capacity() { return capacity_.get(); }
   // The GSI propagation lag with --gsi-lag-ms; null without.
   const index::GsiLag* gsi_lag() const { return gsi_lag_.get(); }
+  // What GET /metrics reports.
+  Metrics& metrics() { return metrics_; }
   // TransactWriteItems' ClientRequestTokens of the last ten minutes.
   transactions::ClientTokens& client_tokens() { return client_tokens_; }
 
@@ -184,6 +187,7 @@ class Service {
   std::unique_ptr<capacity::CapacityGovernor> capacity_;
   std::unique_ptr<index::GsiLag> gsi_lag_;
   std::optional<std::string> graph_dir_;
+  Metrics metrics_;
   Executor executor_;
 };
 

@@ -129,6 +129,15 @@ class Database {
   // ---- Statistics of a table or of an index (by id): live, exact at every call.
   TableStats Stats(uint64_t id) const;
 
+  // ---- Figures of the storage engine, for metrics: RocksDB's memtables, block cache,
+  // compactions, table files and write-ahead log. `name` is a metric name without prefix.
+  struct EngineFigure {
+    std::string_view name;
+    std::string_view help;
+    uint64_t value = 0;
+  };
+  std::vector<EngineFigure> EngineFigures() const;
+
   // ---- Items.
   Result<std::optional<Item>> GetItem(const TableDef& table, const PrimaryKey& key);
   // The item's stored encoding (for StoredItemSize, VisitStoredItem and DecodeStoredItem), or

@@ -1,8 +1,11 @@
 // Database: live statistics. ItemCount and TableSizeBytes of every table and index are kept
 // exact: each write batch carries one merge operand per table it touches (the deltas of the
 // table and its indexes), so statistics are exactly as durable as the items, and the same
-// deltas are added in memory once the batch commits (Impl::ApplyStats).
+// deltas are added in memory once the batch commits (Impl::ApplyStats). Also the storage
+// engine's own figures, for metrics (EngineFigures).
+#include <rocksdb/db.h>
 #include <rocksdb/merge_operator.h>
+#include <rocksdb/transaction_log.h>
 
 #include <cstring>
 
@@ -76,6 +79,33 @@ TableStats Database::Stats(uint64_t id) const {
   auto it = impl_->stats.find(id);
   if (it == impl_->stats.end()) return {};
   return {it->second->item_count.load(), it->second->size_bytes.load()};
+}
+
+std::vector<Database::EngineFigure> Database::EngineFigures() const {
+  rocksdb::DB& db = *impl_->db;
+  auto summed = [&](const std::string& property) {
+    uint64_t value = 0;
+    return db.GetAggregatedIntProperty(property, &value) ? value : 0;
+  };
+  uint64_t cache_bytes = 0;  // one cache, shared by every column family
+  db.GetIntProperty(impl_->catalog, rocksdb::DB::Properties::kBlockCacheUsage, &cache_bytes);
+  uint64_t wal_bytes = 0;
+  rocksdb::VectorLogPtr logs;
+  if (db.GetSortedWalFiles(logs).ok()) {
+    for (const auto& log : logs) wal_bytes += log->SizeFileBytes();
+  }
+  return {
+      {"memtable_bytes", "Bytes in RocksDB's memtables (active and immutable).",
+       summed(rocksdb::DB::Properties::kCurSizeAllMemTables)},
+      {"block_cache_bytes", "Bytes held by the block cache.", cache_bytes},
+      {"pending_compaction_bytes", "Bytes RocksDB estimates compaction has yet to rewrite.",
+       summed(rocksdb::DB::Properties::kEstimatePendingCompactionBytes)},
+      {"running_compactions", "Compactions running now.",
+       summed(rocksdb::DB::Properties::kNumRunningCompactions)},
+      {"table_file_bytes", "Bytes of RocksDB's table files.",
+       summed(rocksdb::DB::Properties::kTotalSstFilesSize)},
+      {"wal_bytes", "Bytes of the write-ahead log's files.", wal_bytes},
+  };
 }
 
 }  // namespace ddbd::storage

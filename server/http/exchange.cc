@@ -161,6 +161,10 @@ HttpReply Route(Service& service, HttpRequest& request) {
     return reply;
   }
   if (request.method == "GET" && request.path == "/ddbd/health") return HealthReply(service);
+  if (request.method == "GET" && request.path == "/metrics") {
+    return HttpReply{
+        200, "text/plain; version=0.0.4; charset=utf-8", service.metrics().Render(service), {}};
+  }
   if (control::IsControlPath(request.path)) return AnswerControl(service, request);
   if (request.method == "GET" && (request.path == "/" || request.path.empty())) {
     if (service.options().compat == CompatProfile::kDynamoDbLocal) return DynamoDbLocalRootReply();
@@ -278,6 +282,11 @@ HttpReply HandleExchange(Service& service, HttpRequest& request) {
   HttpReply reply = Route(service, request);
   CompressReply(request, reply);
   std::string request_id = NewRequestId();
+  if (const Operation* operation = FindOperation(request.target)) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    service.metrics().CountRequest(operation->name, reply.error_type, seconds);
+  }
   if (service.options().log_requests) LogRequest(request, reply, request_id, started);
   reply.headers.emplace_back("x-amzn-RequestId", std::move(request_id));
   // Over the bytes sent, compressed or not: what DynamoDB covers and the SDKs check.

@@ -477,6 +477,7 @@ Status HttpServer::Start() {
     return Error::Internal("cannot listen on " + impl_->options.address + ":" +
                            std::to_string(impl_->options.port) + ": " + ec.message());
   }
+  impl_->service.metrics().SetOpenConnections([this] { return impl_->connections.open(); });
   impl_->Accept();
   return OkStatus();
 }

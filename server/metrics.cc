@@ -1,0 +1,122 @@
+#include "server/metrics.h"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <fstream>
+
+#include "server/service.h"
+
+namespace ddbd::server {
+namespace {
+
+// A label value as the text format wants it: backslash, quote and newline escaped.
+std::string LabelValue(std::string_view value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == '"') out.push_back('\\');
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+// The shortest text that reads back as `value` ("0.00025", "3", "1e+21").
+std::string Number(double value) {
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, ec == std::errc() ? end : text);
+}
+
+void Family(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
+  out.append("# HELP ").append(name).append(" ").append(help).append("\n");
+  out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
+}
+
+void Sample(std::string& out, std::string_view name, std::string_view labels, double value) {
+  out.append(name);
+  if (!labels.empty()) out.append("{").append(labels).append("}");
+  out.append(" ").append(Number(value)).append("\n");
+}
+
+// The process's resident set, from /proc/self/statm (pages).
+uint64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace
+
+void Metrics::CountRequest(std::string_view operation, std::string_view error_type,
+                           double seconds) {
+  size_t bucket = 0;
+  while (bucket < kLatencyBuckets.size() && seconds > kLatencyBuckets[bucket]) ++bucket;
+  std::lock_guard lock(mutex_);
+  ++requests_[{std::string(operation), std::string(error_type.empty() ? "ok" : error_type)}];
+  Latency& latency = latencies_[std::string(operation)];
+  if (bucket < kLatencyBuckets.size()) ++latency.buckets[bucket];
+  ++latency.count;
+  latency.sum += seconds;
+}
+
+std::string Metrics::Render(Service& service) const {
+  std::string out;
+  {
+    std::lock_guard lock(mutex_);
+    Family(out, "ddbd_requests_total", "counter",
+           "DynamoDB API requests answered, by operation and outcome (ok or the error type).");
+    for (const auto& [key, count] : requests_) {
+      Sample(
+          out, "ddbd_requests_total",
+          "operation=\"" + LabelValue(key.first) + "\",outcome=\"" + LabelValue(key.second) + "\"",
+          static_cast<double>(count));
+    }
+    Family(out, "ddbd_request_duration_seconds", "histogram",
+           "Time from a request's arrival to its answer, by operation.");
+    for (const auto& [operation, latency] : latencies_) {
+      const std::string op = "operation=\"" + LabelValue(operation) + "\"";
+      uint64_t cumulative = 0;
+      for (size_t i = 0; i < kLatencyBuckets.size(); ++i) {
+        cumulative += latency.buckets[i];
+        Sample(out, "ddbd_request_duration_seconds_bucket",
+               op + ",le=\"" + Number(kLatencyBuckets[i]) + "\"", static_cast<double>(cumulative));
+      }
+      Sample(out, "ddbd_request_duration_seconds_bucket", op + ",le=\"+Inf\"",
+             static_cast<double>(latency.count));
+      Sample(out, "ddbd_request_duration_seconds_sum", op, latency.sum);
+      Sample(out, "ddbd_request_duration_seconds_count", op, static_cast<double>(latency.count));
+    }
+  }
+  Family(out, "ddbd_open_connections", "gauge", "Client connections open now.");
+  Sample(out, "ddbd_open_connections", "", open_connections_ ? open_connections_() : 0);
+
+  Family(out, "ddbd_table_items", "gauge", "Items in a table, by namespace and table.");
+  std::string sizes;
+  Family(sizes, "ddbd_table_size_bytes", "gauge",
+         "Size of a table's items by DynamoDB's measure, by namespace and table.");
+  for (const auto& table : service.catalog().AllTables()) {
+    const storage::TableStats stats = service.db().Stats(table->id);
+    const std::string labels = "namespace=\"" +
+                               LabelValue(Service::NamespaceOfScope(table->scope)) + "\",table=\"" +
+                               LabelValue(table->name) + "\"";
+    Sample(out, "ddbd_table_items", labels, static_cast<double>(stats.item_count));
+    Sample(sizes, "ddbd_table_size_bytes", labels, static_cast<double>(stats.size_bytes));
+  }
+  out += sizes;
+
+  for (const auto& figure : service.db().EngineFigures()) {
+    const std::string name = "ddbd_storage_" + std::string(figure.name);
+    Family(out, name, "gauge", figure.help);
+    Sample(out, name, "", static_cast<double>(figure.value));
+  }
+  Family(out, "ddbd_process_resident_memory_bytes", "gauge", "Resident memory of the process.");
+  Sample(out, "ddbd_process_resident_memory_bytes", "", static_cast<double>(ResidentBytes()));
+  return out;
+}
+
+}  // namespace ddbd::server

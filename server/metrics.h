@@ -1,0 +1,49 @@
+// Metrics: the counters behind GET /metrics, rendered in Prometheus' text exposition format
+// (version 0.0.4). Request counters and latency histograms are recorded as requests are
+// answered; table, storage and process figures are read when the page is rendered.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace ddbd::server {
+
+class Service;
+
+class Metrics {
+ public:
+  // Upper bounds of the latency histograms' buckets, in seconds (+Inf is implied).
+  static constexpr std::array<double, 14> kLatencyBuckets = {
+      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5};
+
+  // One answered DynamoDB API request: its operation (as in X-Amz-Target, after the dot),
+  // its error type ("" when it succeeded) and the time it took. Thread-safe.
+  void CountRequest(std::string_view operation, std::string_view error_type, double seconds);
+
+  // Where the number of open connections comes from (the HTTP server's count).
+  void SetOpenConnections(std::function<int()> source) { open_connections_ = std::move(source); }
+
+  // The whole page: requests, latencies, connections, tables, storage, the process.
+  std::string Render(Service& service) const;
+
+ private:
+  struct Latency {
+    std::array<uint64_t, kLatencyBuckets.size()> buckets{};  // not cumulative
+    uint64_t count = 0;
+    double sum = 0;
+  };
+
+  mutable std::mutex mutex_;
+  std::map<std::pair<std::string, std::string>, uint64_t> requests_;  // (operation, outcome)
+  std::map<std::string, Latency> latencies_;                          // by operation
+  std::function<int()> open_connections_;
+};
+
+}  // namespace ddbd::server
