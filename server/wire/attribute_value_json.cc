@@ -3,7 +3,9 @@
 #include "server/wire/attribute_value_json.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <string>
 #include <unordered_set>
 
 #include "model/number.h"
@@ -288,29 +290,15 @@ namespace {
 // `{"<type>":`, the opening of a value of `type`, appended at once (a third of a Query's
 // rendering went to writing these pieces one call at a time, callgrind).
 std::string_view TypeOpening(AttributeType type) {
-  switch (type) {
-    case AttributeType::kS:
-      return R"({"S":)";
-    case AttributeType::kN:
-      return R"({"N":)";
-    case AttributeType::kB:
-      return R"({"B":)";
-    case AttributeType::kBool:
-      return R"({"BOOL":)";
-    case AttributeType::kNull:
-      return R"({"NULL":)";
-    case AttributeType::kM:
-      return R"({"M":)";
-    case AttributeType::kL:
-      return R"({"L":)";
-    case AttributeType::kSS:
-      return R"({"SS":)";
-    case AttributeType::kNS:
-      return R"({"NS":)";
-    case AttributeType::kBS:
-      return R"({"BS":)";
-  }
-  return R"({"?":)";
+  static const std::array<std::string, 11> kOpenings = [] {
+    std::array<std::string, 11> openings;  // by the type's stored number, 1..10
+    for (size_t number = 1; number < openings.size(); ++number) {
+      openings[number] = "{\"" + std::string(TypeName(static_cast<AttributeType>(number))) + "\":";
+    }
+    return openings;
+  }();
+  const auto number = static_cast<size_t>(type);
+  return number < kOpenings.size() ? std::string_view(kOpenings[number]) : R"({"?":)";
 }
 
 }  // namespace
