@@ -61,7 +61,7 @@ void JsonWriter::Quoted(std::string_view s) {
   if (clean == s.size()) {
     char* quoted = Reserve(s.size() + 2);
     quoted[0] = '"';
-    std::memcpy(quoted + 1, s.data(), s.size());
+    if (!s.empty()) std::memcpy(quoted + 1, s.data(), s.size());  // an empty view may be null
     quoted[s.size() + 1] = '"';
     used_ += s.size() + 2;
     return;

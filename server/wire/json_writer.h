@@ -88,6 +88,7 @@ class JsonWriter {
     ++used_;
   }
   void Append(std::string_view s) {
+    if (s.empty()) return;  // its data() may be null, which memcpy must not see
     std::memcpy(Reserve(s.size()), s.data(), s.size());
     used_ += s.size();
   }

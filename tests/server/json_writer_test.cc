@@ -16,6 +16,7 @@ std::string Rendered(std::string_view s) {
 
 TEST(JsonWriterTest, StringsEscapeExactlyWhatJsonRequires) {
   EXPECT_EQ(Rendered(""), R"("")");
+  EXPECT_EQ(Rendered(std::string_view()), R"("")");  // no bytes at all, not even a pointer
   EXPECT_EQ(Rendered("plain text, no escapes"), R"("plain text, no escapes")");
   EXPECT_EQ(Rendered("a\"b\\c"), R"("a\"b\\c")");
   EXPECT_EQ(Rendered("\n\r\t\b\f"), R"("\n\r\t\b\f")");
