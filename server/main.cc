@@ -2,6 +2,7 @@
 // flush and close so that every acknowledged write is on disk.
 #include <pthread.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <thread>
@@ -18,6 +19,32 @@
 
 using namespace ddbd;
 
+namespace {
+
+// After the server has stopped: the vector graphs saved, background work stopped, the
+// database flushed, and a summary logged. The process's exit status.
+int Shutdown(server::Service& service, storage::Database& db,
+             std::chrono::steady_clock::time_point started) {
+  if (Status saved = service.SaveVectorGraphs(); !saved.ok()) {
+    log::Warning("vector graphs not saved (rebuilt at the next start): %s",
+                 saved.error().message().c_str());
+  }
+  // No background write may follow the flush: what has not started is resumed next time.
+  service.StopBackground();
+  if (Status flushed = db.Flush(); !flushed.ok()) {
+    log::Error("%s", flushed.error().message().c_str());
+    return 1;
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  log::Event(log::Level::kInfo, "stopped",
+             {{"uptime_s", seconds, 1},
+              {"requests", static_cast<int64_t>(service.metrics().RequestsAnswered())}});
+  return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   Result<server::CommandLine> parsed =
       server::ParseCommandLine(std::vector<std::string>(argv + 1, argv + argc));
@@ -26,8 +53,10 @@ int main(int argc, char** argv) {
                  server::UsageText().c_str());
     return 2;
   }
+  const auto started = std::chrono::steady_clock::now();
   server::CommandLine& cl = *parsed;
   log::SetLevel(cl.log_level);
+  log::SetFormat(cl.log_format);
   if (cl.help) {
     std::fputs(server::UsageText().c_str(), stdout);
     return 0;
@@ -83,15 +112,5 @@ int main(int argc, char** argv) {
   });
   http.Run();
   signal_thread.join();
-  if (Status saved = service.SaveVectorGraphs(); !saved.ok()) {
-    log::Warning("vector graphs not saved (rebuilt at the next start): %s",
-                 saved.error().message().c_str());
-  }
-  // No background write may follow the flush: what has not started is resumed next time.
-  service.StopBackground();
-  if (Status flushed = (*db)->Flush(); !flushed.ok()) {
-    log::Error("%s", flushed.error().message().c_str());
-    return 1;
-  }
-  return 0;
+  return Shutdown(service, **db, started);
 }

@@ -64,6 +64,13 @@ void Metrics::CountRequest(std::string_view operation, std::string_view error_ty
   latency.sum += seconds;
 }
 
+uint64_t Metrics::RequestsAnswered() const {
+  std::lock_guard lock(mutex_);
+  uint64_t answered = 0;
+  for (const auto& entry : requests_) answered += entry.second;
+  return answered;
+}
+
 std::string Metrics::Render(Service& service) const {
   std::string out;
   {

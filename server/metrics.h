@@ -27,6 +27,9 @@ class Metrics {
   // its error type ("" when it succeeded) and the time it took. Thread-safe.
   void CountRequest(std::string_view operation, std::string_view error_type, double seconds);
 
+  // DynamoDB API requests answered so far.
+  uint64_t RequestsAnswered() const;
+
   // Where the number of open connections comes from (the HTTP server's count).
   void SetOpenConnections(std::function<int()> source) { open_connections_ = std::move(source); }
 

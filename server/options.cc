@@ -110,8 +110,11 @@ constexpr std::string_view kUsage = R"(Usage: ddbd [options]
   --cors ORIGINS        origins allowed to call from a browser, comma-separated
                         (default *: every origin)
   --log-level LEVEL     error, warning, info (the default) or debug
+  --log-format FORMAT   text (the default: "ddbd: <message> key=value"), logfmt or json
+                        (one object per line), each with the time and the level
   --log-requests        log one line per request: its id (x-amzn-RequestId), method,
-                        operation, status, error type and time taken
+                        operation, table, status, error type and time taken (answers
+                        of status 500 and above are always logged, with their cause)
   --health-check        ask the ddbd at --address/--port whether it answers (exit status
                         0 or 1), for container health checks
   --compat PROFILE      none (the default: DynamoDB's behaviour) or dynamodb-local:
@@ -314,6 +317,17 @@ std::vector<Option> BehaviourOptions() {
 
 std::vector<Option> ProcessOptions() {
   return {
+      {{"--log-format"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) -> Status {
+         std::optional<log::Format> format = log::ParseFormat(v);
+         if (!format) {
+           return Error::Validation("invalid value for --log-format: '" + v +
+                                    "' (text, logfmt or json)");
+         }
+         cl.log_format = *format;
+         return OkStatus();
+       }},
       {{"--log-level"},
        true,
        [](CommandLine& cl, const std::string&, const std::string& v) -> Status {

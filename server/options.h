@@ -18,6 +18,7 @@ struct CommandLine {
   ServiceOptions service;
   bool help = false;
   log::Level log_level = log::Level::kInfo;
+  log::Format log_format = log::Format::kText;
   bool health_check = false;         // ask a running ddbd (--address/--port) whether it answers
   bool max_connections_set = false;  // --max-connections given: not derived from the fd limit
   std::vector<std::string> notes;    // printed to stderr at start-up

@@ -43,6 +43,7 @@ HttpReply JsonReply(std::string_view content_type, int status, std::string body)
 HttpReply ErrorReply(std::string_view content_type, const Error& error) {
   HttpReply reply = JsonReply(content_type, error.http_status(), RenderErrorBody(error));
   reply.error_type = error.name();
+  reply.error_message = error.message();
   return reply;
 }
 
@@ -95,6 +96,12 @@ HttpReply HealthReply(Service& service) {
   if (!health.ok()) out.Key("reason").String(health.error().message());
   out.EndObject();
   return JsonReply(kJson, health.ok() ? 200 : 503, out.Take());
+}
+
+// The request's TableName, for the log; empty when it has none.
+std::string TableNameOf(simdjson::dom::object body) {
+  std::string_view table;
+  return body["TableName"].get_string().get(table) == simdjson::SUCCESS ? std::string(table) : "";
 }
 
 // DynamoDB Local's answer to an unsigned request such as GET /, which readiness checks
@@ -222,6 +229,7 @@ HttpReply Route(Service& service, HttpRequest& request) {
   HttpReply reply = result.ok() ? JsonReply(reply_type, 200, std::move(result).value())
                                 : ErrorReply(reply_type, result.error());
   reply.delay = delay;
+  reply.table = TableNameOf(body);
   return reply;
 }
 
@@ -257,19 +265,26 @@ HttpReply FramingErrorReply(int status) {
 
 namespace {
 
-// The request log (--log-requests): one line per request, with the id the client got.
-void LogRequest(const HttpRequest& request, const HttpReply& reply, std::string_view request_id,
-                std::chrono::steady_clock::time_point started) {
+// The request log (--log-requests): one line per request, with the id the client got; and,
+// whatever the options, the cause of every answer of status 500 or above.
+void LogRequest(const Service& service, const HttpRequest& request, const HttpReply& reply,
+                std::string_view request_id, std::chrono::steady_clock::time_point started) {
+  const bool failed = reply.status >= 500;
+  if (!failed && !service.options().log_requests) return;
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   std::string_view operation = request.target.empty() ? request.path : request.target;
   operation =
       operation.substr(operation.find('.') == std::string_view::npos ? 0 : operation.find('.') + 1);
-  log::Info("request id=%.*s method=%s operation=%.*s status=%d%s%.*s ms=%.3f",
-            static_cast<int>(request_id.size()), request_id.data(), request.method.c_str(),
-            static_cast<int>(operation.size()), operation.data(), reply.status,
-            reply.error_type.empty() ? "" : " error=", static_cast<int>(reply.error_type.size()),
-            reply.error_type.data(), ms);
+  log::Event(failed ? log::Level::kError : log::Level::kInfo, failed ? "request failed" : "request",
+             {{"id", std::string(request_id)},
+              {"method", request.method},
+              {"operation", std::string(operation)},
+              {"table", reply.table},
+              {"status", int64_t{reply.status}},
+              {"error", std::string(reply.error_type)},
+              {"cause", failed ? reply.error_message : std::string()},
+              {"ms", ms, 3}});
 }
 
 }  // namespace
@@ -287,7 +302,7 @@ HttpReply HandleExchange(Service& service, HttpRequest& request) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     service.metrics().CountRequest(operation->name, reply.error_type, seconds);
   }
-  if (service.options().log_requests) LogRequest(request, reply, request_id, started);
+  LogRequest(service, request, reply, request_id, started);
   reply.headers.emplace_back("x-amzn-RequestId", std::move(request_id));
   // Over the bytes sent, compressed or not: what DynamoDB covers and the SDKs check.
   uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(reply.body.data()),

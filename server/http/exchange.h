@@ -39,6 +39,8 @@ struct HttpReply {
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // besides the standard ones
   std::string_view error_type;  // the exception's short name when an error body is sent
+  std::string error_message;    // and its message
+  std::string table;            // the request's TableName, when it has one (for the log)
   // How long to wait before sending (an injected delay); the wait holds no thread.
   std::chrono::milliseconds delay{0};
 };

@@ -1,5 +1,7 @@
 """The log: --log-requests writes one line per request carrying the request id the client
-got, and --log-level filters lines by level."""
+got, --log-level filters lines by level, --log-format writes text, logfmt or JSON lines, an
+answer of status 500 is always logged with its cause, and shutdown is summarised."""
+import json
 import re
 import socket
 import subprocess
@@ -48,7 +50,7 @@ def test_each_request_is_logged_with_the_id_the_client_got(logged_server):
     request_id = headers["x-amzn-requestid"]
     line = log.wait_for(f"id={request_id}")
     assert re.fullmatch(
-        rf"ddbd: request id={request_id} method=POST operation=GetItem status=400 "
+        rf"ddbd: request id={request_id} method=POST operation=GetItem table=missing status=400 "
         r"error=ResourceNotFoundException ms=\d+\.\d{3}\n", line), line
 
     status, headers, _ = raw_call(process.endpoint, "ListTables", {})
@@ -87,3 +89,89 @@ def test_unknown_log_level_is_refused():
     assert result.returncode == 2
     assert "invalid value for --log-level: 'verbose' (expected error, warning, info or debug)" in (
         result.stderr)
+
+
+TIMESTAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"
+
+
+def stopped_log(*args, requests=()):
+    """Starts a server with `args`, makes `requests` (operation, body) and stops it: its log."""
+    process = DdbdProcess("--in-memory", *args).start()
+    ids = []
+    try:
+        log = Drained(process)
+        for operation, body in requests:
+            _, headers, _ = raw_call(process.endpoint, operation, body)
+            ids.append(headers["x-amzn-requestid"])
+        process.stop()
+        log.thread.join(timeout=10)
+        return log.lines, ids
+    finally:
+        process.cleanup()
+
+
+def test_json_lines_carry_time_level_message_and_typed_fields():
+    lines, ids = stopped_log("--log-format", "json", "--log-requests", requests=[
+        ("GetItem", {"TableName": "missing", "Key": {"k": {"S": "v"}}}),
+        ("ListTables", {})])
+    events = [json.loads(line) for line in lines]  # every line is one JSON object
+    for event in events:
+        assert re.fullmatch(TIMESTAMP, event["time"]), event
+        assert event["level"] in ("info", "warning", "error", "debug")
+    assert events[0]["msg"].startswith("listening on 127.0.0.1:")
+    requests = [e for e in events if e["msg"] == "request"]
+    assert [{k: v for k, v in e.items() if k not in ("time", "ms")} for e in requests] == [
+        {"level": "info", "msg": "request", "id": ids[0], "method": "POST",
+         "operation": "GetItem", "table": "missing", "status": 400,
+         "error": "ResourceNotFoundException"},
+        {"level": "info", "msg": "request", "id": ids[1], "method": "POST",
+         "operation": "ListTables", "status": 200}]
+    assert all(isinstance(e["ms"], float) and e["ms"] >= 0 for e in requests)
+    stopped = events[-1]
+    assert (stopped["msg"], stopped["requests"]) == ("stopped", 2)
+    assert isinstance(stopped["uptime_s"], float)
+
+
+def test_logfmt_lines():
+    lines, ids = stopped_log("--log-format", "logfmt", "--log-requests", requests=[
+        ("DescribeTable", {"TableName": "gone"})])
+    assert re.fullmatch(rf'time={TIMESTAMP} level=info msg="listening on 127\.0\.0\.1:\d+; .*"\n',
+                        lines[0]), lines[0]
+    request = next(line for line in lines if " msg=request " in line)
+    assert re.fullmatch(
+        rf"time={TIMESTAMP} level=info msg=request id={ids[0]} method=POST "
+        r"operation=DescribeTable table=gone status=400 error=ResourceNotFoundException "
+        r"ms=\d+\.\d{3}\n", request), request
+    assert re.fullmatch(rf"time={TIMESTAMP} level=info msg=stopped uptime_s=\d+\.\d requests=1\n",
+                        lines[-1]), lines[-1]
+
+
+def test_an_internal_error_is_logged_with_its_cause_without_the_request_log():
+    process = DdbdProcess("--in-memory").start()
+    try:
+        log = Drained(process)
+        status, _ = process.control("PUT", "/ddbd/faults", {"Rules": [
+            {"Operation": "GetItem", "Count": 1, "Error": {"Type": "InternalServerError"}}]})
+        assert status == 200
+        status, headers, body = raw_call(process.endpoint, "GetItem",
+                                         {"TableName": "t", "Key": {"k": {"S": "v"}}})
+        assert status == 500
+        message = json.loads(body)["message"]
+        line = log.wait_for("request failed")
+        assert line == (f"ddbd: error: request failed id={headers['x-amzn-requestid']} "
+                        f"method=POST operation=GetItem table=t status=500 "
+                        f"error=InternalServerError cause={json.dumps(message)} "
+                        f"ms={line.rsplit('ms=', 1)[1]}")
+        # Other answers stay out of the log without --log-requests.
+        raw_call(process.endpoint, "ListTables", {})
+        time.sleep(0.2)
+        assert not any("ListTables" in line for line in log.lines)
+    finally:
+        process.cleanup()
+
+
+def test_unknown_log_format_is_refused():
+    done = subprocess.run([BINARY, "--log-format", "xml"], capture_output=True, text=True,
+                          timeout=10)
+    assert done.returncode == 2
+    assert "invalid value for --log-format: 'xml' (text, logfmt or json)" in done.stderr
