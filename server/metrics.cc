@@ -99,6 +99,17 @@ std::string Metrics::Render(Service& service) const {
       Sample(out, "ddbd_request_duration_seconds_count", op, static_cast<double>(latency.count));
     }
   }
+  Family(out, "ddbd_stream_records_total", "counter",
+         "Stream records written (the sequence number of the last one).");
+  Sample(out, "ddbd_stream_records_total", "",
+         static_cast<double>(service.db().LastStreamSequence()));
+  Family(out, "ddbd_ttl_deletions_total", "counter",
+         "Items deleted by Time to Live since the process started.");
+  Sample(out, "ddbd_ttl_deletions_total", "", static_cast<double>(service.ttl().deleted_total()));
+  Family(out, "ddbd_vector_searches_total", "counter",
+         "Vector searches run (SearchVectors) since the process started.");
+  Sample(out, "ddbd_vector_searches_total", "",
+         static_cast<double>(vector_searches_.load(std::memory_order_relaxed)));
   Family(out, "ddbd_open_connections", "gauge", "Client connections open now.");
   Sample(out, "ddbd_open_connections", "", open_connections_ ? open_connections_() : 0);
 

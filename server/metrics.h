@@ -27,6 +27,9 @@ class Metrics {
   // its error type ("" when it succeeded) and the time it took. Thread-safe.
   void CountRequest(std::string_view operation, std::string_view error_type, double seconds);
 
+  // One SearchVectors answered with results. Thread-safe.
+  void CountVectorSearch() { vector_searches_.fetch_add(1, std::memory_order_relaxed); }
+
   // DynamoDB API requests answered so far.
   uint64_t RequestsAnswered() const;
 
@@ -47,6 +50,7 @@ class Metrics {
   std::map<std::pair<std::string, std::string>, uint64_t> requests_;  // (operation, outcome)
   std::map<std::string, Latency> latencies_;                          // by operation
   std::function<int()> open_connections_;
+  std::atomic<uint64_t> vector_searches_{0};
 };
 
 }  // namespace ddbd::server

@@ -68,6 +68,7 @@ Result<uint64_t> Sweeper::SweepOnce(int64_t now_ms) {
     if (executor_.stopping()) break;
     DDBD_ASSIGN_OR_RETURN(uint64_t count, SweepTable(*table, now_ms));
     deleted += count;
+    deleted_total_.fetch_add(count, std::memory_order_relaxed);
   }
   return deleted;
 }

@@ -18,6 +18,7 @@
 // Entry points: Start, Wake, SweepOnce, SweepNow, IndexTable, Resume.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -51,6 +52,8 @@ class Sweeper {
   // every TTL table is complete (a backfill still running is waited for, up to `wait`):
   // what the control API's POST /ddbd/ttl/sweep runs. Returns the number of items deleted.
   Result<uint64_t> SweepNow(std::chrono::milliseconds wait = std::chrono::seconds(60));
+  // Items deleted by every pass since the process started (for metrics).
+  uint64_t deleted_total() const { return deleted_total_.load(std::memory_order_relaxed); }
 
   // Fills the expiry keyspace of a table on which TTL was just enabled, in the background.
   void IndexTable(uint64_t table_id);
@@ -70,6 +73,7 @@ class Sweeper {
   const std::chrono::milliseconds interval_;
   std::mutex mutex_;
   bool started_ = false;
+  std::atomic<uint64_t> deleted_total_{0};
   bool pass_scheduled_ = false;  // a pass is queued (woken) besides the periodic one
 };
 

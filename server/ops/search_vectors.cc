@@ -285,6 +285,7 @@ Result<std::string> SearchVectors(OpContext& ctx, const Request& req) {
   std::shared_ptr<vector::VectorIndex> memory = ctx.service().vectors().ForSearch(*index);
   const auto hits =
       memory->Search(query, scope.scope, scope.filters, static_cast<size_t>(in.top_k));
+  ctx.service().metrics().CountVectorSearch();
   const bool returns_vector = ReturnsVector(*index, in);
   wire::JsonWriter out;
   out.BeginObject().Key("SearchResults").BeginArray();

@@ -1,13 +1,14 @@
 """GET /metrics after a known workload, read with the Prometheus project's own text-format
 parser (Debian's python3-prometheus-client): exact request counts by operation and outcome,
 latency histograms, table figures that match DescribeTable's, storage and process gauges."""
+import time
 import urllib.request
 
 import botocore.exceptions
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import DdbdProcess
+from conftest import DdbdProcess, raw_call
 
 
 @pytest.fixture
@@ -101,3 +102,45 @@ def test_requests_latencies_tables_storage_and_process(fresh):
     # A scrape is not an API request: the counts stay as they were.
     assert samples(scrape(fresh)["ddbd_requests"], "ddbd_requests_total") == samples(
         requests, "ddbd_requests_total")
+
+
+def test_stream_records_ttl_deletions_and_vector_searches(fresh):
+    client = fresh.client()
+    client.create_table(TableName="Streamed", BillingMode="PAY_PER_REQUEST",
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                        StreamSpecification={"StreamEnabled": True,
+                                             "StreamViewType": "NEW_AND_OLD_IMAGES"})
+    for key in ("a", "b"):
+        client.put_item(TableName="Streamed", Item={"pk": {"S": key}})
+    client.delete_item(TableName="Streamed", Key={"pk": {"S": "a"}})
+
+    make_table(client, "Expiring")
+    client.update_time_to_live(TableName="Expiring", TimeToLiveSpecification={
+        "Enabled": True, "AttributeName": "expireAt"})
+    client.put_item(TableName="Expiring", Item={"pk": {"S": "old"},
+                                                "expireAt": {"N": str(int(time.time()) - 100)}})
+    client.put_item(TableName="Expiring", Item={"pk": {"S": "new"},
+                                                "expireAt": {"N": "99999999999"}})
+    status, _ = fresh.control("POST", "/ddbd/ttl/sweep")  # (or the periodic pass before it)
+    assert status == 200
+    assert "Item" not in client.get_item(TableName="Expiring", Key={"pk": {"S": "old"}})
+
+    index = {"IndexName": "Semantic", "VectorAttribute": {"AttributeName": "embedding"},
+             "Dimensions": 2, "DistanceFunction": "COSINE",
+             "Projection": {"ProjectionType": "KEYS_ONLY"}}
+    status, _, body = raw_call(fresh.endpoint, "CreateTable", {
+        "TableName": "Vectors", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "VectorIndexes": [index]})
+    assert status == 200, body
+    for _ in range(2):
+        status, _, body = raw_call(fresh.endpoint, "SearchVectors", {
+            "TableName": "Vectors", "IndexName": "Semantic", "TopK": 1,
+            "SearchVector": [{"N": "1"}, {"N": "0"}]})
+        assert status == 200, body
+
+    families = scrape(fresh)
+    assert families["ddbd_stream_records"].samples[0].value == 3
+    assert families["ddbd_ttl_deletions"].samples[0].value == 1
+    assert families["ddbd_vector_searches"].samples[0].value == 2
