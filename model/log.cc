@@ -39,6 +39,15 @@ void AppendLogfmtValue(std::string& line, std::string_view value) {
   line += '"';
 }
 
+// " key=value" for each field with a value (text and logfmt lines).
+void AppendLogfmtFields(std::string& line, std::initializer_list<Field> fields) {
+  for (const Field& field : fields) {
+    if (field.value.empty()) continue;
+    line.append(" ").append(field.key).append("=");
+    AppendLogfmtValue(line, field.value);
+  }
+}
+
 // A JSON string, escaped per RFC 8259.
 void AppendJsonString(std::string& line, std::string_view value) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -81,21 +90,13 @@ std::string Line(Level level, std::string_view message, std::initializer_list<Fi
       line = "ddbd: ";
       if (level != Level::kInfo) line.append(level_name).append(": ");
       line += message;
-      for (const Field& field : fields) {
-        if (field.value.empty()) continue;
-        line.append(" ").append(field.key).append("=");
-        AppendLogfmtValue(line, field.value);
-      }
+      AppendLogfmtFields(line, fields);
       break;
     case Format::kLogfmt:
       line.append("time=").append(Timestamp()).append(" level=").append(level_name);
       line += " msg=";
       AppendLogfmtValue(line, message);
-      for (const Field& field : fields) {
-        if (field.value.empty()) continue;
-        line.append(" ").append(field.key).append("=");
-        AppendLogfmtValue(line, field.value);
-      }
+      AppendLogfmtFields(line, fields);
       break;
     case Format::kJson:
       line.append(R"({"time":")").append(Timestamp()).append(R"(","level":")");
