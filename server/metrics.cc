@@ -57,8 +57,8 @@ void Metrics::CountRequest(std::string_view operation, std::string_view error_ty
   size_t bucket = 0;
   while (bucket < kLatencyBuckets.size() && seconds > kLatencyBuckets[bucket]) ++bucket;
   std::lock_guard lock(mutex_);
-  ++requests_[{std::string(operation), std::string(error_type.empty() ? "ok" : error_type)}];
-  Latency& latency = latencies_[std::string(operation)];
+  ++requests_[{operation, error_type.empty() ? std::string_view("ok") : error_type}];
+  Latency& latency = latencies_[operation];
   if (bucket < kLatencyBuckets.size()) ++latency.buckets[bucket];
   ++latency.count;
   latency.sum += seconds;

@@ -24,7 +24,9 @@ class Metrics {
       0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5};
 
   // One answered DynamoDB API request: its operation (as in X-Amz-Target, after the dot),
-  // its error type ("" when it succeeded) and the time it took. Thread-safe.
+  // its error type ("" when it succeeded) and the time it took. Thread-safe. REQUIRES: both
+  // names live as long as the process (the dispatch table's and the error table's): they are
+  // kept as views, so that counting allocates nothing after an outcome's first time.
   void CountRequest(std::string_view operation, std::string_view error_type, double seconds);
 
   // One SearchVectors answered with results. Thread-safe.
@@ -47,8 +49,8 @@ class Metrics {
   };
 
   mutable std::mutex mutex_;
-  std::map<std::pair<std::string, std::string>, uint64_t> requests_;  // (operation, outcome)
-  std::map<std::string, Latency> latencies_;                          // by operation
+  std::map<std::pair<std::string_view, std::string_view>, uint64_t> requests_;  // op, outcome
+  std::map<std::string_view, Latency> latencies_;                               // by operation
   std::function<int()> open_connections_;
   std::atomic<uint64_t> vector_searches_{0};
 };

@@ -152,7 +152,8 @@ Result<std::string> RequestScope(const Service& service, const HttpRequest& requ
   return service.ScopeOf(credentials);
 }
 
-HttpReply Route(Service& service, HttpRequest& request) {
+// `operation`: what the request's X-Amz-Target names (null when it names none).
+HttpReply Route(Service& service, HttpRequest& request, const Operation* operation) {
   if (request.method == "OPTIONS" && !request.origin.empty()) {
     HttpReply reply{200, "", "", {}};
     if (!AllowedOrigin(service, request.origin)) return reply;  // the browser will refuse
@@ -185,7 +186,6 @@ HttpReply Route(Service& service, HttpRequest& request) {
   if (!json_media && !request.body.empty()) return UnknownOperationXml();
   const std::string_view reply_type = media == kJson ? kJson : kJson10;
 
-  const Operation* operation = FindOperation(request.target);
   if (!operation) return ErrorReply(reply_type, Error::UnknownOperation());
 
   Result<std::optional<sigv4::Identity>> identity = Authenticate(service, request);
@@ -229,7 +229,8 @@ HttpReply Route(Service& service, HttpRequest& request) {
   HttpReply reply = result.ok() ? JsonReply(reply_type, 200, std::move(result).value())
                                 : ErrorReply(reply_type, result.error());
   reply.delay = delay;
-  reply.table = TableNameOf(body);
+  // Only the log shows it: read when the request is logged (every failure may be).
+  if (service.options().log_requests || !result.ok()) reply.table = TableNameOf(body);
   return reply;
 }
 
@@ -267,15 +268,14 @@ namespace {
 
 // The request log (--log-requests): one line per request, with the id the client got; and,
 // whatever the options, the cause of every answer of status 500 or above.
-void LogRequest(const Service& service, const HttpRequest& request, const HttpReply& reply,
-                std::string_view request_id, std::chrono::steady_clock::time_point started) {
+void LogRequest(const Service& service, const HttpRequest& request, const Operation* known,
+                const HttpReply& reply, std::string_view request_id, double ms) {
   const bool failed = reply.status >= 500;
   if (!failed && !service.options().log_requests) return;
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   std::string_view operation = request.target.empty() ? request.path : request.target;
   operation =
       operation.substr(operation.find('.') == std::string_view::npos ? 0 : operation.find('.') + 1);
+  if (known) operation = known->name;
   log::Event(failed ? log::Level::kError : log::Level::kInfo, failed ? "request failed" : "request",
              {{"id", std::string(request_id)},
               {"method", request.method},
@@ -294,15 +294,14 @@ HttpReply HandleExchange(Service& service, HttpRequest& request) {
     return HttpReply{413, "", "", {}};
   }
   const auto started = std::chrono::steady_clock::now();
-  HttpReply reply = Route(service, request);
+  const Operation* operation = FindOperation(request.target);
+  HttpReply reply = Route(service, request, operation);
   CompressReply(request, reply);
   std::string request_id = NewRequestId();
-  if (const Operation* operation = FindOperation(request.target)) {
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    service.metrics().CountRequest(operation->name, reply.error_type, seconds);
-  }
-  LogRequest(service, request, reply, request_id, started);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (operation) service.metrics().CountRequest(operation->name, reply.error_type, seconds);
+  LogRequest(service, request, operation, reply, request_id, seconds * 1000);
   reply.headers.emplace_back("x-amzn-RequestId", std::move(request_id));
   // Over the bytes sent, compressed or not: what DynamoDB covers and the SDKs check.
   uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(reply.body.data()),
