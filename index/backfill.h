@@ -6,16 +6,24 @@
 // by a crash starts over at the next start (the index is still CREATING), skipping entries
 // already written.
 //
-// Entry points: Backfills::Start.
-// Thread-safety: Start may be called from any thread.
+// Progress: a backfill logs its start and end (info), a line per slice (debug) and at most one
+// progress line every 10 seconds (info); Backfills::Running reports the backfills under way.
+//
+// Entry points: Backfills::Start, Backfills::Running.
+// Thread-safety: Start and Running may be called from any thread.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <vector>
 
 #include "index/entries_part.h"
 #include "model/executor.h"
+#include "model/log.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
 
@@ -30,6 +38,14 @@ struct BackfillTiming {
   std::chrono::milliseconds transient_status_delay{0};
 };
 
+// A backfill under way: the items done so far of those the table held when it started.
+struct BackfillProgress {
+  uint64_t table_id = 0;
+  uint64_t index_id = 0;
+  uint64_t items_done = 0;
+  uint64_t items_total = 0;
+};
+
 class Backfills {
  public:
   // REQUIRES: all four outlive this object; `executor` is stopped before they are destroyed.
@@ -40,16 +56,29 @@ class Backfills {
   // Backfills index `index_id` of table `table_id` and then makes it ACTIVE.
   void Start(uint64_t table_id, uint64_t index_id);
 
+  // The backfills reading items now (not those waiting to start nor their indexes' minimum
+  // build time), by index id.
+  std::vector<BackfillProgress> Running() const;
+
  private:
   struct Job;
   void RunSlice(std::shared_ptr<Job> job);
   void Finish(std::shared_ptr<Job> job);
+  void Forget(const Job& job);  // no longer Running()
+  // Logs the slice just done: a debug line each time, an info line every 10 seconds.
+  void ReportSlice(Job& job, const TableDef& table);
+  // One line about a backfill: where it is (the namespace left out for the default one), how
+  // far, and — when it ended — how long it took.
+  static void Log(log::Level level, std::string_view message, const TableDef& table, const Job& job,
+                  std::optional<double> seconds = std::nullopt);
 
   storage::Database& db_;
   storage::Catalog& catalog_;
   const EntriesPart& entries_;
   Executor& executor_;
   const BackfillTiming timing_;
+  mutable std::mutex mutex_;
+  std::map<uint64_t, std::shared_ptr<Job>> running_;  // by index id
 };
 
 }  // namespace ddbd::index

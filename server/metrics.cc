@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 
@@ -42,6 +43,41 @@ void Sample(std::string& out, std::string_view name, std::string_view labels, do
   out.append(" ").append(Number(value)).append("\n");
 }
 
+// The labels of a table's samples: its namespace and name.
+std::string TableLabels(const TableDef& table) {
+  return "namespace=\"" + LabelValue(Service::NamespaceOfScope(table.scope)) + "\",table=\"" +
+         LabelValue(table.name) + "\"";
+}
+
+// The families with a sample per table and per secondary index: what each consumed.
+struct ConsumedFamily {
+  std::string_view name;
+  std::string_view help;
+  double (*value)(const ConsumedFigures&);
+};
+constexpr ConsumedFamily kConsumedFamilies[] = {
+    {"ddbd_consumed_read_units_total",
+     "Read capacity units consumed, as DynamoDB meters them, by namespace, table and index.",
+     [](const ConsumedFigures& f) { return f.read_units; }},
+    {"ddbd_consumed_write_units_total",
+     "Write capacity units consumed, as DynamoDB meters them, by namespace, table and index.",
+     [](const ConsumedFigures& f) { return f.write_units; }},
+    {"ddbd_read_items_total",
+     "Items read (a Query's or Scan's scanned items), by namespace, "
+     "table and index.",
+     [](const ConsumedFigures& f) { return static_cast<double>(f.items_read); }},
+    {"ddbd_read_bytes_total", "Size of the items read, by DynamoDB's measure.",
+     [](const ConsumedFigures& f) { return static_cast<double>(f.bytes_read); }},
+    {"ddbd_written_items_total",
+     "Items put, updated or deleted (index entries for an index), by "
+     "namespace, table and index.",
+     [](const ConsumedFigures& f) { return static_cast<double>(f.items_written); }},
+    {"ddbd_written_bytes_total",
+     "Size of the items written (their new images), by DynamoDB's "
+     "measure, by namespace and table.",
+     [](const ConsumedFigures& f) { return static_cast<double>(f.bytes_written); }},
+};
+
 // The process's resident set, from /proc/self/statm (pages).
 uint64_t ResidentBytes() {
   std::ifstream statm("/proc/self/statm");
@@ -51,6 +87,11 @@ uint64_t ResidentBytes() {
 }
 
 }  // namespace
+
+void Metrics::CountConsumption(const Consumption& consumption) {
+  std::lock_guard lock(mutex_);
+  for (const auto& [site, figures] : consumption.sites()) consumed_[site].Add(figures);
+}
 
 void Metrics::CountRequest(std::string_view operation, std::string_view error_type,
                            double seconds) {
@@ -113,19 +154,7 @@ std::string Metrics::Render(Service& service) const {
   Family(out, "ddbd_open_connections", "gauge", "Client connections open now.");
   Sample(out, "ddbd_open_connections", "", open_connections_ ? open_connections_() : 0);
 
-  Family(out, "ddbd_table_items", "gauge", "Items in a table, by namespace and table.");
-  std::string sizes;
-  Family(sizes, "ddbd_table_size_bytes", "gauge",
-         "Size of a table's items by DynamoDB's measure, by namespace and table.");
-  for (const auto& table : service.catalog().AllTables()) {
-    const storage::TableStats stats = service.db().Stats(table->id);
-    const std::string labels = "namespace=\"" +
-                               LabelValue(Service::NamespaceOfScope(table->scope)) + "\",table=\"" +
-                               LabelValue(table->name) + "\"";
-    Sample(out, "ddbd_table_items", labels, static_cast<double>(stats.item_count));
-    Sample(sizes, "ddbd_table_size_bytes", labels, static_cast<double>(stats.size_bytes));
-  }
-  out += sizes;
+  RenderTables(out, service);
 
   for (const auto& figure : service.db().EngineFigures()) {
     const std::string name = "ddbd_storage_" + std::string(figure.name);
@@ -135,6 +164,68 @@ std::string Metrics::Render(Service& service) const {
   Family(out, "ddbd_process_resident_memory_bytes", "gauge", "Resident memory of the process.");
   Sample(out, "ddbd_process_resident_memory_bytes", "", static_cast<double>(ResidentBytes()));
   return out;
+}
+
+void Metrics::RenderTables(std::string& out, Service& service) const {
+  const auto tables = service.catalog().AllTables();
+  std::map<ConsumedSite, ConsumedFigures> consumed;
+  {
+    std::lock_guard lock(mutex_);
+    std::erase_if(consumed_, [&](const auto& entry) {
+      return std::none_of(tables.begin(), tables.end(),
+                          [&](const auto& table) { return table->id == entry.first.table_id; });
+    });
+    consumed = consumed_;
+  }
+  Family(out, "ddbd_table_items", "gauge", "Items in a table, by namespace and table.");
+  std::string sizes;
+  Family(sizes, "ddbd_table_size_bytes", "gauge",
+         "Size of a table's items by DynamoDB's measure, by namespace and table.");
+  std::string families[std::size(kConsumedFamilies)];
+  for (size_t f = 0; f < std::size(kConsumedFamilies); ++f) {
+    Family(families[f], kConsumedFamilies[f].name, "counter", kConsumedFamilies[f].help);
+  }
+  auto consumed_samples = [&](const ConsumedSite& site, const std::string& labels) {
+    const auto found = consumed.find(site);
+    const ConsumedFigures figures = found == consumed.end() ? ConsumedFigures{} : found->second;
+    for (size_t f = 0; f < std::size(kConsumedFamilies); ++f) {
+      Sample(families[f], kConsumedFamilies[f].name, labels, kConsumedFamilies[f].value(figures));
+    }
+  };
+  for (const auto& table : tables) {
+    const storage::TableStats stats = service.db().Stats(table->id);
+    const std::string labels = TableLabels(*table);
+    Sample(out, "ddbd_table_items", labels, static_cast<double>(stats.item_count));
+    Sample(sizes, "ddbd_table_size_bytes", labels, static_cast<double>(stats.size_bytes));
+    consumed_samples({table->id, 0}, labels);
+    for (const IndexDef& index : table->indexes) {
+      consumed_samples({table->id, index.id}, labels + ",index=\"" + LabelValue(index.name) + "\"");
+    }
+  }
+  out += sizes;
+  for (const std::string& family : families) out += family;
+  RenderBackfills(out, service, tables);
+}
+
+void Metrics::RenderBackfills(std::string& out, Service& service,
+                              const std::vector<std::shared_ptr<const TableDef>>& tables) {
+  std::string totals;
+  Family(out, "ddbd_index_backfill_items_done", "gauge",
+         "Items a running index backfill has indexed, by namespace, table and index.");
+  Family(totals, "ddbd_index_backfill_items_total", "gauge",
+         "Items the table held when a running index backfill started.");
+  for (const index::BackfillProgress& backfill : service.backfills().Running()) {
+    const auto table = std::find_if(tables.begin(), tables.end(),
+                                    [&](const auto& t) { return t->id == backfill.table_id; });
+    const IndexDef* index =
+        table == tables.end() ? nullptr : (*table)->FindIndexById(backfill.index_id);
+    if (!index) continue;
+    const std::string labels = TableLabels(**table) + ",index=\"" + LabelValue(index->name) + "\"";
+    Sample(out, "ddbd_index_backfill_items_done", labels, static_cast<double>(backfill.items_done));
+    Sample(totals, "ddbd_index_backfill_items_total", labels,
+           static_cast<double>(backfill.items_total));
+  }
+  out += totals;
 }
 
 }  // namespace ddbd::server

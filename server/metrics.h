@@ -8,10 +8,15 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
+
+#include "model/table_def.h"
+#include "server/consumption.h"
 
 namespace ddbd::server {
 
@@ -29,6 +34,9 @@ class Metrics {
   // kept as views, so that counting allocates nothing after an outcome's first time.
   void CountRequest(std::string_view operation, std::string_view error_type, double seconds);
 
+  // What one request consumed, added to its tables' and indexes' totals. Thread-safe.
+  void CountConsumption(const Consumption& consumption);
+
   // One SearchVectors answered with results. Thread-safe.
   void CountVectorSearch() { vector_searches_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -38,7 +46,8 @@ class Metrics {
   // Where the number of open connections comes from (the HTTP server's count).
   void SetOpenConnections(std::function<int()> source) { open_connections_ = std::move(source); }
 
-  // The whole page: requests, latencies, connections, tables, storage, the process.
+  // The whole page: requests, latencies, connections, tables (with what each table and index
+  // consumed), storage, the process.
   std::string Render(Service& service) const;
 
  private:
@@ -48,9 +57,17 @@ class Metrics {
     double sum = 0;
   };
 
+  // The tables' families: items, sizes and what each table and index consumed.
+  void RenderTables(std::string& out, Service& service) const;
+  // The running index backfills: items done and items to do.
+  static void RenderBackfills(std::string& out, Service& service,
+                              const std::vector<std::shared_ptr<const TableDef>>& tables);
+
   mutable std::mutex mutex_;
   std::map<std::pair<std::string_view, std::string_view>, uint64_t> requests_;  // op, outcome
   std::map<std::string_view, Latency> latencies_;                               // by operation
+  // Totals of the tables and indexes that exist; those of dropped ones go at the next render.
+  mutable std::map<ConsumedSite, ConsumedFigures> consumed_;
   std::function<int()> open_connections_;
   std::atomic<uint64_t> vector_searches_{0};
 };

@@ -8,6 +8,7 @@
 
 #include "model/result.h"
 #include "model/table_def.h"
+#include "server/consumption.h"
 #include "server/service.h"
 #include "server/wire/json_reader.h"
 
@@ -37,6 +38,8 @@ class OpContext {
   const std::string& host() const { return host_; }
   // The service clock's time (model/clock.h), in milliseconds since the epoch.
   int64_t NowMs() const { return service_.clock().NowMs(); }
+  // What this request has consumed so far (recorded by the operations, read by the exchange).
+  Consumption& consumption() { return consumption_; }
 
   // A table for a data-plane operation, by name or ARN: ResourceNotFoundException
   // "Requested resource not found" when it does not exist.
@@ -51,6 +54,7 @@ class OpContext {
   std::string scope_;
   std::string region_;
   std::string host_;
+  Consumption consumption_;
 };
 
 }  // namespace ddbd::server

@@ -152,6 +152,31 @@ Result<std::string> RequestScope(const Service& service, const HttpRequest& requ
   return service.ScopeOf(credentials);
 }
 
+// Runs the operation (under an injected fault when a rule picks it) and answers; counts what
+// it consumed.
+HttpReply Answer(Service& service, const Operation& operation, OpContext& ctx, const Request& req,
+                 std::string_view reply_type) {
+  std::chrono::milliseconds delay{0};
+  Result<std::string> result = [&] {
+    if (service.faults().empty()) return Dispatch(operation, ctx, req);
+    std::optional<faults::Fault> fault =
+        service.faults().Decide(RequestFactsOf(ctx, operation.name, req));
+    if (!fault) return Dispatch(operation, ctx, req);
+    return DispatchUnderFault(operation, ctx, req, *fault, delay);
+  }();
+  HttpReply reply = result.ok() ? JsonReply(reply_type, 200, std::move(result).value())
+                                : ErrorReply(reply_type, result.error());
+  reply.delay = delay;
+  if (const Consumption& consumed = ctx.consumption(); !consumed.sites().empty()) {
+    service.metrics().CountConsumption(consumed);
+    reply.read_units = consumed.ReadUnits();
+    reply.write_units = consumed.WriteUnits();
+  }
+  // Only the log shows it: read when the request is logged (every failure may be).
+  if (service.options().log_requests || !result.ok()) reply.table = TableNameOf(req.body);
+  return reply;
+}
+
 // `operation`: what the request's X-Amz-Target names (null when it names none).
 HttpReply Route(Service& service, HttpRequest& request, const Operation* operation) {
   if (request.method == "OPTIONS" && !request.origin.empty()) {
@@ -217,21 +242,7 @@ HttpReply Route(Service& service, HttpRequest& request, const Operation* operati
   Result<std::string> scope = RequestScope(service, request, credentials);
   if (!scope.ok()) return ErrorReply(reply_type, scope.error());
   OpContext ctx(service, std::move(scope).value(), std::move(region), request.host);
-  const Request req{body};
-  std::chrono::milliseconds delay{0};
-  Result<std::string> result = [&] {
-    if (service.faults().empty()) return Dispatch(*operation, ctx, req);
-    std::optional<faults::Fault> fault =
-        service.faults().Decide(RequestFactsOf(ctx, operation->name, req));
-    if (!fault) return Dispatch(*operation, ctx, req);
-    return DispatchUnderFault(*operation, ctx, req, *fault, delay);
-  }();
-  HttpReply reply = result.ok() ? JsonReply(reply_type, 200, std::move(result).value())
-                                : ErrorReply(reply_type, result.error());
-  reply.delay = delay;
-  // Only the log shows it: read when the request is logged (every failure may be).
-  if (service.options().log_requests || !result.ok()) reply.table = TableNameOf(body);
-  return reply;
+  return Answer(service, *operation, ctx, Request{body}, reply_type);
 }
 
 }  // namespace
@@ -266,6 +277,11 @@ HttpReply FramingErrorReply(int status) {
 
 namespace {
 
+// Capacity units for the log: left out when none were consumed.
+log::Field UnitsField(std::string_view key, double units) {
+  return units == 0 ? log::Field(key, std::string()) : log::Field(key, units, 1);
+}
+
 // The request log (--log-requests): one line per request, with the id the client got; and,
 // whatever the options, the cause of every answer of status 500 or above.
 void LogRequest(const Service& service, const HttpRequest& request, const Operation* known,
@@ -283,6 +299,8 @@ void LogRequest(const Service& service, const HttpRequest& request, const Operat
               {"table", reply.table},
               {"status", int64_t{reply.status}},
               {"error", std::string(reply.error_type)},
+              UnitsField("read_units", reply.read_units),
+              UnitsField("write_units", reply.write_units),
               {"cause", failed ? reply.error_message : std::string()},
               {"ms", ms, 3}});
 }

@@ -41,6 +41,8 @@ struct HttpReply {
   std::string_view error_type;  // the exception's short name when an error body is sent
   std::string error_message;    // and its message
   std::string table;            // the request's TableName, when it has one (for the log)
+  double read_units = 0;        // the capacity units the request consumed (for the log)
+  double write_units = 0;
   // How long to wait before sending (an injected delay); the wait holds no thread.
   std::chrono::milliseconds delay{0};
 };

@@ -142,6 +142,9 @@ Result<Applied> ApplyWithinCapacity(OpContext& ctx, const std::vector<BatchEntry
     auto outcomes = ctx.db().WriteItems(std::move(writes), verdict);
     if (outcomes.ok()) {
       applied.outcomes = *std::move(outcomes);
+      for (size_t i = 0; i < applied.outcomes.size(); ++i) {
+        MeterWrite(ctx, *applied.entries[i]->table, applied.outcomes[i], /*factor=*/1);
+      }
       return applied;
     }
     if (refusals.empty()) return std::move(outcomes).error();

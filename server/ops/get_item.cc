@@ -14,7 +14,7 @@ Result<GetOutput> ExecuteGetItem(OpContext& ctx, const GetRequest& in) {
   DDBD_ASSIGN_OR_RETURN(output.stored, ctx.db().GetStoredItem(*table, key));
   DDBD_ASSIGN_OR_RETURN(size_t size, StoredSize(output.stored));
   output.units = ReadUnits(size, in.consistent_read);
-  ChargeRead(ctx, site, output.units);
+  ChargeRead(ctx, site, output.units, {output.stored ? 1u : 0u, size});
   return output;
 }
 

@@ -225,14 +225,14 @@ Result<WriteOutput> ExecuteItemWrite(OpContext& ctx, PreparedWrite write) {
   output.partition = write.key.partition;
   std::vector<storage::ItemWrite> writes;
   writes.push_back(write.ToItemWrite());
-  storage::Verdict capacity;
-  if (ctx.service().capacity()) {
-    capacity = [&ctx, &write](const std::vector<storage::WriteOutcome>& outcomes) {
-      return TakeWriteCapacity(ctx, {write.table.get()}, {write.key.partition}, outcomes,
-                               /*transaction=*/false);
-    };
-  }
-  DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes), capacity));
+  // Metered here, before the commit, so that a write failing its condition counts its units.
+  auto verdict = [&ctx, &write](const std::vector<storage::WriteOutcome>& outcomes) -> Status {
+    DDBD_RETURN_IF_ERROR(TakeWriteCapacity(ctx, {write.table.get()}, {write.key.partition},
+                                           outcomes, /*transaction=*/false));
+    MeterWrite(ctx, *write.table, outcomes.front(), /*factor=*/1);
+    return OkStatus();
+  };
+  DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes), verdict));
   output.outcome = std::move(outcomes.front());
   output.attributes = ReturnedAttributes(*write.request, output.outcome);
   output.request = std::move(write.request);

@@ -241,7 +241,7 @@ Result<PageOutput> ReadPage(storage::Database& db, const ReadTarget& target,
   const bool whole_as_stored =
       !fetch && !expr.filter && !expr.projection && options.select != Select::kCount;
   PageOutput page;
-  size_t bytes_read = 0;
+  uint64_t& bytes_read = page.bytes_read;
   for (; cursor.Valid(); cursor.Next()) {
     ++page.scanned;
     const std::optional<std::string_view> stored =

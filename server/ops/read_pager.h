@@ -86,6 +86,7 @@ struct PageOutput {
   std::vector<PageItem> items;  // empty for Select=COUNT
   int64_t count = 0;
   int64_t scanned = 0;
+  uint64_t bytes_read = 0;  // the sizes of the items scanned, by DynamoDB's measure
   std::optional<Item> last_evaluated_key;
   CapacityUse use;
 };

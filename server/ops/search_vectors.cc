@@ -320,6 +320,9 @@ Result<std::string> SearchVectors(OpContext& ctx, const Request& req) {
     if (has_vector) returned_bytes += 4 * index->vector->dimensions;
   }
   out.EndArray();
+  ConsumedFigures& read = ctx.consumption().At(table->id, index->id);
+  read.items_read += returned;
+  read.bytes_read += returned_bytes;
   if (in.capacity != CapacityDetail::kNone) {
     // Metered bytes by the model fitted to DynamoDB's figures (spec §9.1), at least 1 KB.
     const double bytes = 30.6875 * index->vector->dimensions +

@@ -19,6 +19,19 @@ std::vector<capacity::Draw> ReadDraws(const ReadSite& site, const CapacityUse& u
   return {capacity::Draw{gsi, partition, units}};
 }
 
+// Adds the table's and each index's units of `use` to `units` of their sites.
+void RecordUnits(Consumption& consumption, const TableDef& table, const CapacityUse& use,
+                 double ConsumedFigures::*units) {
+  if (use.table_units != 0) consumption.At(table.id).*units += use.table_units;
+  for (const auto* indexes : {&use.global_indexes, &use.local_indexes}) {
+    for (const auto& [name, index_units] : *indexes) {
+      if (const IndexDef* index = table.FindIndex(name)) {
+        consumption.At(table.id, index->id).*units += index_units;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 uint64_t PartitionOf(const std::vector<AttributeValue>& partition) {
@@ -31,16 +44,37 @@ Status AdmitRead(OpContext& ctx, const ReadSite& site) {
   return governor->Admit(*site.table, capacity::Access::kRead, ReadDraws(site, {}), ctx.NowMs());
 }
 
-void ChargeRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use) {
+void ChargeRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use, ReadVolume volume) {
+  RecordUnits(ctx.consumption(), *site.table, use, &ConsumedFigures::read_units);
+  ConsumedFigures& read = ctx.consumption().At(site.table->id, site.index ? site.index->id : 0);
+  read.items_read += volume.items;
+  read.bytes_read += volume.bytes;
   capacity::CapacityGovernor* governor = ctx.service().capacity();
   if (!governor) return;
   governor->Charge(*site.table, capacity::Access::kRead, ReadDraws(site, use), ctx.NowMs());
 }
 
-void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units) {
+void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units, ReadVolume volume) {
   CapacityUse use;
   use.table_units = table_units;
-  ChargeRead(ctx, site, use);
+  ChargeRead(ctx, site, use, volume);
+}
+
+void MeterWrite(OpContext& ctx, const TableDef& table, const storage::WriteOutcome& outcome,
+                double factor, bool check_only) {
+  const CapacityUse use = WriteCapacityUse(table, outcome, CapacityDetail::kIndexes);
+  Consumption& consumption = ctx.consumption();
+  RecordUnits(consumption, table, use.Times(factor), &ConsumedFigures::write_units);
+  if (check_only || outcome.failure) return;
+  ConsumedFigures& written = consumption.At(table.id);
+  ++written.items_written;
+  written.bytes_written += outcome.new_size;
+  for (const auto* indexes : {&use.global_indexes, &use.local_indexes}) {
+    for (const auto& [name, units] : *indexes) {
+      if (const IndexDef* index = table.FindIndex(name))
+        ++consumption.At(table.id, index->id).items_written;
+    }
+  }
 }
 
 std::vector<capacity::Draw> WriteDraws(const TableDef& table, const AttributeValue& partition,

@@ -1,7 +1,9 @@
-// What each operation draws from the throughput limits of capacity/ (--enforce-capacity):
-// reads are admitted before they run and charged with what they consumed; writes are decided
-// in the write path's verdict, when their units are known and nothing is written yet. Without
-// --enforce-capacity every function here admits everything and charges nothing.
+// What each operation consumes. Against the throughput limits of capacity/
+// (--enforce-capacity): reads are admitted before they run and charged with what they consumed;
+// writes are decided in the write path's verdict, when their units are known and nothing is
+// written yet. Without --enforce-capacity every function here admits everything and charges
+// nothing. Whatever the options, what was consumed is recorded in the request's Consumption
+// (ChargeRead, MeterWrite): the figures of /metrics and of the request log.
 #pragma once
 
 #include <optional>
@@ -31,9 +33,21 @@ struct ReadSite {
 // ProvisionedThroughputExceededException or ThrottlingException when the read's buckets are
 // empty.
 Status AdmitRead(OpContext& ctx, const ReadSite& site);
-// Charges what the read consumed (`use`: its table, LSI and GSI units).
-void ChargeRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use);
-void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units);
+// The items a read found and their sizes, by DynamoDB's measure.
+struct ReadVolume {
+  uint64_t items = 0;
+  uint64_t bytes = 0;
+};
+// Charges what the read consumed (`use`: its table, LSI and GSI units) and records it in the
+// request's consumption, with `volume` on the index read (or else the table).
+void ChargeRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use, ReadVolume volume);
+void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units, ReadVolume volume);
+
+// Records one item write in the request's consumption: the units of its table and of each
+// index it updates, times `factor` (2 in transactions), and — when it was applied, not failed
+// on its condition nor only a condition check — the item and the size of its new image.
+void MeterWrite(OpContext& ctx, const TableDef& table, const storage::WriteOutcome& outcome,
+                double factor, bool check_only = false);
 
 // What one item write draws: its table (with its LSIs) and each GSI it updates, in its
 // partition, times `factor` (2 in transactions).

@@ -93,7 +93,9 @@ Result<TransactGetOutput> ExecuteTransactGetItems(OpContext& ctx, TransactGetInp
   if (throttled) return ThrottledTransaction(refusals);
   DDBD_ASSIGN_OR_RETURN(output.outcomes, ctx.db().WriteItems(std::move(reads)));
   for (size_t i = 0; i < sites.size(); ++i) {
-    ChargeRead(ctx, sites[i], 2 * ReadUnits(output.outcomes[i].old_size, /*consistent=*/true));
+    const storage::WriteOutcome& read = output.outcomes[i];
+    ChargeRead(ctx, sites[i], 2 * ReadUnits(read.old_size, /*consistent=*/true),
+               {read.existed ? 1u : 0u, read.old_size});
   }
   output.gets = std::move(in.gets);
   return output;

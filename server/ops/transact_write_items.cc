@@ -223,6 +223,9 @@ Result<TransactWriteOutput> ExecuteTransactWriteItems(OpContext& ctx, TransactWr
                           return TakeWriteCapacity(ctx, tables, output.writes.partitions, outcomes,
                                                    /*transaction=*/true);
                         }));
+  for (size_t i = 0; i < output.outcomes.size(); ++i) {
+    MeterWrite(ctx, *tables[i], output.outcomes[i], /*factor=*/2, checks[i]);
+  }
   return output;
 }
 

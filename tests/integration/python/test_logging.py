@@ -132,6 +132,24 @@ def test_json_lines_carry_time_level_message_and_typed_fields():
     assert isinstance(stopped["uptime_s"], float)
 
 
+def test_request_lines_carry_the_capacity_consumed():
+    table = {"TableName": "tab", "BillingMode": "PAY_PER_REQUEST",
+             "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}],
+             "AttributeDefinitions": [{"AttributeName": "k", "AttributeType": "S"}]}
+    item = {"k": {"S": "v"}, "payload": {"S": "x" * 1500}}  # 1,511 bytes: 2 write units
+    lines, ids = stopped_log("--log-format", "json", "--log-requests", requests=[
+        ("CreateTable", table),
+        ("PutItem", {"TableName": "tab", "Item": item}),
+        ("GetItem", {"TableName": "tab", "Key": {"k": {"S": "v"}}}),  # eventually consistent
+        ("TransactGetItems", {"TransactItems": [{"Get": {"TableName": "tab",
+                                                          "Key": {"k": {"S": "v"}}}}]})])
+    events = {e.get("id"): e for e in map(json.loads, lines)}
+    assert "read_units" not in events[ids[0]] and "write_units" not in events[ids[0]]
+    assert events[ids[1]]["write_units"] == 2.0 and "read_units" not in events[ids[1]]
+    assert events[ids[2]]["read_units"] == 0.5 and "write_units" not in events[ids[2]]
+    assert events[ids[3]]["read_units"] == 2.0
+
+
 def test_logfmt_lines():
     lines, ids = stopped_log("--log-format", "logfmt", "--log-requests", requests=[
         ("DescribeTable", {"TableName": "gone"})])

@@ -1,6 +1,7 @@
 """GET /metrics after a known workload, read with the Prometheus project's own text-format
 parser (Debian's python3-prometheus-client): exact request counts by operation and outcome,
 latency histograms, table figures that match DescribeTable's, storage and process gauges."""
+import json
 import time
 import urllib.request
 
@@ -144,3 +145,156 @@ def test_stream_records_ttl_deletions_and_vector_searches(fresh):
     assert families["ddbd_stream_records"].samples[0].value == 3
     assert families["ddbd_ttl_deletions"].samples[0].value == 1
     assert families["ddbd_vector_searches"].samples[0].value == 2
+
+
+def consumed(families, family_name):
+    """{(table, index or None): value} of a consumption family, default namespace only."""
+    values = {}
+    for labels, value in samples(families[family_name], family_name + "_total").items():
+        labels = dict(labels)
+        if labels["namespace"] == "default":
+            values[(labels["table"], labels.get("index"))] = value
+    return values
+
+
+def test_consumed_units_items_and_bytes_per_table_and_index(fresh):
+    """Each figure derived from DynamoDB's metering rules: a write costs a unit per started KB
+    of the larger of the old and new images (a failed condition, of the item that is there),
+    twice in a transaction; a read half a unit per started 4 KB eventually consistent, one
+    strongly, twice in a transaction; a GSI pays for its own entries. The figures must also
+    equal the sum of what the responses' ConsumedCapacity reported."""
+    client = fresh.client()
+    client.create_table(
+        TableName="Metered", BillingMode="PAY_PER_REQUEST",
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                   {"AttributeName": "sk", "KeyType": "RANGE"}],
+        AttributeDefinitions=[{"AttributeName": a, "AttributeType": "S"}
+                              for a in ("pk", "sk", "color")],
+        GlobalSecondaryIndexes=[{"IndexName": "ByColor",
+                                 "KeySchema": [{"AttributeName": "color", "KeyType": "HASH"}],
+                                 "Projection": {"ProjectionType": "ALL"}}])
+    make_table(client, "Untouched")
+    reported = {"read": {}, "write": {}}
+
+    def report(kind, response):
+        entries = response.get("ConsumedCapacity", [])
+        for entry in entries if isinstance(entries, list) else [entries]:
+            table = reported[kind]
+            key = (entry["TableName"], None)
+            table[key] = table.get(key, 0) + entry.get("Table", {}).get("CapacityUnits", 0)
+            for index, figure in entry.get("GlobalSecondaryIndexes", {}).items():
+                key = (entry["TableName"], index)
+                table[key] = table.get(key, 0) + figure["CapacityUnits"]
+
+    big = {"pk": {"S": "a"}, "sk": {"S": "1"}, "color": {"S": "red"},
+           "payload": {"S": "x" * 1500}}  # 3 + 3 + 8 + 1507 = 1,521 bytes
+    small = {"pk": {"S": "a"}, "sk": {"S": "2"}, "payload": {"S": "y" * 100}}  # 113 bytes
+    indexes = {"ReturnConsumedCapacity": "INDEXES"}
+    report("write", client.put_item(TableName="Metered", Item=big, **indexes))      # 2 + GSI 2
+    report("write", client.put_item(TableName="Metered", Item=small, **indexes))    # 1
+    key_a1 = {"pk": {"S": "a"}, "sk": {"S": "1"}}
+    report("read", client.get_item(TableName="Metered", Key=key_a1, **indexes))     # 0.5
+    report("read", client.get_item(TableName="Metered", Key=key_a1, ConsistentRead=True,
+                                   **indexes))                                      # 1
+    report("read", client.get_item(TableName="Metered", Key={"pk": {"S": "none"},
+                                                              "sk": {"S": "1"}},
+                                   **indexes))                                      # 0.5
+    report("read", client.query(TableName="Metered", KeyConditionExpression="pk = :a",
+                                ExpressionAttributeValues={":a": {"S": "a"}},
+                                ConsistentRead=True, **indexes))  # 1,634 bytes: 1
+    report("read", client.query(TableName="Metered", IndexName="ByColor",
+                                KeyConditionExpression="color = :red",
+                                ExpressionAttributeValues={":red": {"S": "red"}},
+                                **indexes))                                         # GSI 0.5
+    report("write", client.delete_item(TableName="Metered", Key={"pk": {"S": "a"},
+                                                                  "sk": {"S": "2"}},
+                                       **indexes))                                  # 1
+    with pytest.raises(botocore.exceptions.ClientError) as failed:  # the 1,521 bytes there: 2
+        client.put_item(TableName="Metered", Item=key_a1,
+                        ConditionExpression="attribute_not_exists(pk)")
+    assert failed.value.response["Error"]["Code"] == "ConditionalCheckFailedException"
+    report("write", client.transact_write_items(TransactItems=[
+        {"Put": {"TableName": "Metered", "Item": {"pk": {"S": "b"}, "sk": {"S": "1"}}}},  # 2
+        {"ConditionCheck": {"TableName": "Metered", "Key": key_a1,
+                            "ConditionExpression": "attribute_exists(pk)"}}],          # 4
+        **indexes))
+    report("write", client.batch_write_item(RequestItems={"Metered": [
+        {"PutRequest": {"Item": {"pk": {"S": "c"}, "sk": {"S": str(n)}}}} for n in (1, 2)]},
+        **indexes))                                                                 # 1 + 1
+    report("read", client.transact_get_items(TransactItems=[
+        {"Get": {"TableName": "Metered", "Key": key_a1}}], **indexes))              # 2
+    report("read", client.batch_get_item(RequestItems={"Metered": {"Keys": [
+        key_a1, {"pk": {"S": "zz"}, "sk": {"S": "1"}}]}}, **indexes))               # 0.5 + 0.5
+
+    families = scrape(fresh)
+    read_units = consumed(families, "ddbd_consumed_read_units")
+    write_units = consumed(families, "ddbd_consumed_write_units")
+    assert families["ddbd_consumed_read_units"].type == "counter"
+    assert read_units == {("Metered", None): 6.0, ("Metered", "ByColor"): 0.5,
+                          ("Untouched", None): 0.0}
+    assert write_units == {("Metered", None): 14.0, ("Metered", "ByColor"): 2.0,
+                           ("Untouched", None): 0.0}
+    # The responses agree, the failed conditional write aside (its answer is an error).
+    assert reported["read"] == {("Metered", None): 6.0, ("Metered", "ByColor"): 0.5}
+    assert reported["write"] == {("Metered", None): 12.0, ("Metered", "ByColor"): 2.0}
+
+    assert consumed(families, "ddbd_read_items") == {
+        ("Metered", None): 6, ("Metered", "ByColor"): 1, ("Untouched", None): 0}
+    assert consumed(families, "ddbd_read_bytes") == {
+        ("Metered", None): 2 * 1521 + 1634 + 1521 + 1521, ("Metered", "ByColor"): 1521,
+        ("Untouched", None): 0}
+    # Puts, the delete and the batch's puts; the condition check and the failed put write
+    # nothing. The GSI gets the big item's entry.
+    assert consumed(families, "ddbd_written_items") == {
+        ("Metered", None): 6, ("Metered", "ByColor"): 1, ("Untouched", None): 0}
+    assert consumed(families, "ddbd_written_bytes") == {
+        ("Metered", None): 1521 + 113 + 0 + 6 + 6 + 6, ("Metered", "ByColor"): 0,
+        ("Untouched", None): 0}
+
+    # A dropped table's series go with it.
+    client.delete_table(TableName="Metered")
+    assert set(consumed(scrape(fresh), "ddbd_consumed_read_units")) == {("Untouched", None)}
+
+
+def test_an_index_backfill_reports_its_progress_in_metrics_and_log():
+    from test_background_recovery import by_group_index, index_statuses, load, wait_for
+    from test_logging import Drained
+    process = DdbdProcess("--log-level", "debug", "--log-format", "json").start()
+    try:
+        log = Drained(process)
+        client = process.client()
+        client.create_table(TableName="Filling", BillingMode="PAY_PER_REQUEST",
+                            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+        load(client, "Filling", 20000)
+        client.update_table(
+            TableName="Filling",
+            AttributeDefinitions=[{"AttributeName": "group", "AttributeType": "S"}],
+            GlobalSecondaryIndexUpdates=[{"Create": by_group_index()}])
+        labels = frozenset({("namespace", "default"), ("table", "Filling"),
+                            ("index", "ByGroup")})
+        seen = []  # (done, total) while the backfill runs
+        while index_statuses(client, "Filling") != {"ByGroup": "ACTIVE"}:
+            families = scrape(process)
+            done = samples(families["ddbd_index_backfill_items_done"]).get(labels)
+            if done is not None:
+                seen.append((done, samples(families["ddbd_index_backfill_items_total"])[labels]))
+        assert seen, "no scrape saw the backfill under way"
+        assert all(total == 20000 and 0 <= done <= 20000 for done, total in seen), seen
+        assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+        # Once ACTIVE, it is no longer under way.
+        assert samples(scrape(process)["ddbd_index_backfill_items_done"]) == {}
+
+        log.wait_for('"msg":"backfill finished"')
+        events = [json.loads(line) for line in log.lines]
+        lines = [(e["level"], e["msg"], e["items_done"]) for e in events
+                 if e["msg"].startswith("backfill")]
+        assert lines == [("info", "backfill started", 0)] + [
+            ("debug", "backfill progress", n) for n in range(1000, 20001, 1000)] + [
+            ("info", "backfill finished", 20000)], lines
+        finished = next(e for e in events if e["msg"] == "backfill finished")
+        assert (finished["table"], finished["index"], finished["items_total"]) == (
+            "Filling", "ByGroup", 20000)
+        assert "namespace" not in finished and finished["seconds"] >= 0
+    finally:
+        process.cleanup()
