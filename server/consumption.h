@@ -4,9 +4,9 @@
 // exchange adds it to /metrics and to the request log's line.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <utility>
-#include <vector>
 
 namespace ddbd::server {
 
@@ -50,8 +50,10 @@ class Consumption {
   double ReadUnits() const { return Sum(&ConsumedFigures::read_units); }
   double WriteUnits() const { return Sum(&ConsumedFigures::write_units); }
 
-  // Each site consumed, in the order first recorded (a request touches few: a linear list).
-  const std::vector<std::pair<ConsumedSite, ConsumedFigures>>& sites() const { return sites_; }
+  // Each site consumed, in the order first recorded. A request touches few (a linear list),
+  // most one or two (kept inline: no allocation).
+  using Sites = boost::container::small_vector<std::pair<ConsumedSite, ConsumedFigures>, 2>;
+  const Sites& sites() const { return sites_; }
 
  private:
   double Sum(double ConsumedFigures::*units) const {
@@ -60,7 +62,7 @@ class Consumption {
     return sum;
   }
 
-  std::vector<std::pair<ConsumedSite, ConsumedFigures>> sites_;
+  Sites sites_;
 };
 
 }  // namespace ddbd::server
