@@ -57,30 +57,49 @@ Result<TableDef> RestoredDefinition(const storage::BackupRecord& backup,
   return definition;
 }
 
-Status RestoreItems(storage::Database& db, const storage::BackupRecord& backup,
-                    const TableDef& table) {
+Result<std::optional<PrimaryKey>> RestoreSlice(storage::Database& db,
+                                               const storage::BackupRecord& backup,
+                                               const TableDef& table,
+                                               const std::optional<PrimaryKey>& after,
+                                               size_t max_items, uint64_t& written) {
   TableDef copy = backup.source;
   copy.id = backup.id;  // the items are stored under the backup's id
-  auto cursor = db.ScanHashRange(copy, 0, UINT64_MAX, std::nullopt);
+  std::optional<storage::StartKey> start;
+  if (after) start = storage::StartKey{*after, {}, {}};
+  auto cursor = db.ScanHashRange(copy, 0, UINT64_MAX, start);
   std::vector<Item> items;
+  std::optional<PrimaryKey> last;
   auto flush = [&]() -> Status {
     std::vector<storage::ItemWrite> writes;
     for (Item& item : items) {
       PrimaryKey key = KeyOf(table, item);
       writes.push_back(storage::Replacement(table, std::move(key), std::move(item)));
     }
+    written += items.size();
     items.clear();
-    auto written = db.WriteItems(std::move(writes));
-    if (!written.ok()) return std::move(written).error();
+    auto done = db.WriteItems(std::move(writes));
+    if (!done.ok()) return std::move(done).error();
     return OkStatus();
   };
-  for (; cursor->Valid(); cursor->Next()) {
+  for (size_t read = 0; cursor->Valid() && read < max_items; cursor->Next(), ++read) {
     DDBD_ASSIGN_OR_RETURN(Item item, cursor->item());
+    last = KeyOf(copy, item);
     items.push_back(std::move(item));
     if (items.size() == kRestoreBatch) DDBD_RETURN_IF_ERROR(flush());
   }
   DDBD_RETURN_IF_ERROR(cursor->status());
-  return flush();
+  DDBD_RETURN_IF_ERROR(flush());
+  return last;
+}
+
+Status RestoreItems(storage::Database& db, const storage::BackupRecord& backup,
+                    const TableDef& table) {
+  std::optional<PrimaryKey> after;
+  uint64_t written = 0;
+  do {
+    DDBD_ASSIGN_OR_RETURN(after, RestoreSlice(db, backup, table, after, SIZE_MAX, written));
+  } while (after);
+  return OkStatus();
 }
 
 }  // namespace ddbd::backups

@@ -3,7 +3,7 @@
 // storage (Database::CopyItems, SaveBackup); the operations that expose them are in
 // server/ops/backups.cc.
 //
-// Entry points: BackupArn, RestoredDefinition, RestoreItems.
+// Entry points: BackupArn, RestoredDefinition, RestoreSlice, RestoreItems.
 #pragma once
 
 #include <cstdint>
@@ -39,8 +39,18 @@ Result<TableDef> RestoredDefinition(const storage::BackupRecord& backup,
                                     const RestoreTarget& target,
                                     std::optional<BillingMode> billing_override);
 
-// Writes every item of `backup` into `table` through the write path, a batch at a time, so
-// that its indexes, statistics and item collections are built as for any write.
+// Writes the items of `backup` that follow `after` (all from the first when nullopt), at most
+// `max_items`, into `table` through the write path, a batch at a time, so that its indexes,
+// statistics and item collections are built as for any write. Writing an item again writes
+// the same item: a restore cut short can start over. `written` counts the items written.
+// Returns the key of the last item written, nullopt when none followed `after`.
+Result<std::optional<PrimaryKey>> RestoreSlice(storage::Database& db,
+                                               const storage::BackupRecord& backup,
+                                               const TableDef& table,
+                                               const std::optional<PrimaryKey>& after,
+                                               size_t max_items, uint64_t& written);
+
+// Every item of `backup`, written into `table` as RestoreSlice writes them.
 Status RestoreItems(storage::Database& db, const storage::BackupRecord& backup,
                     const TableDef& table);
 

@@ -39,7 +39,8 @@ struct Backfills::Job {
   std::optional<PrimaryKey> after;            // the last item done
   // Progress, read by Running() from other threads. Set when the first slice runs.
   bool reading = false;
-  std::chrono::steady_clock::time_point reading_since, last_report;
+  std::chrono::steady_clock::time_point reading_since;
+  log::ProgressCadence cadence{kReportEvery};
   std::atomic<uint64_t> items_total{0};
   std::atomic<uint64_t> items_done{0};
 };
@@ -76,7 +77,8 @@ void Backfills::RunSlice(std::shared_ptr<Job> job) {
   }
   if (!job->reading) {
     job->reading = true;
-    job->reading_since = job->last_report = std::chrono::steady_clock::now();
+    job->reading_since = std::chrono::steady_clock::now();
+    job->cadence = log::ProgressCadence(kReportEvery);
     job->items_total = db_.Stats(table->id).item_count;
     {
       std::lock_guard lock(mutex_);
@@ -95,7 +97,7 @@ void Backfills::RunSlice(std::shared_ptr<Job> job) {
     return Forget(*job);
   }
   if (*done) {
-    ReportSlice(*job, *table);
+    if (auto level = job->cadence.Next()) Log(*level, "backfill progress", *table, *job);
     job->after = std::move(*done);
     executor_.Run([this, job] { RunSlice(job); });
     return;
@@ -104,15 +106,6 @@ void Backfills::RunSlice(std::shared_ptr<Job> job) {
   Log(log::Level::kInfo, "backfill finished", *table, *job, took.count());
   Forget(*job);
   Finish(job);
-}
-
-void Backfills::ReportSlice(Job& job, const TableDef& table) {
-  const auto now = std::chrono::steady_clock::now();
-  const bool due = now - job.last_report >= kReportEvery;
-  if (due) job.last_report = now;
-  if (due || log::Enabled(log::Level::kDebug)) {
-    Log(due ? log::Level::kInfo : log::Level::kDebug, "backfill progress", table, job);
-  }
 }
 
 void Backfills::Forget(const Job& job) {

@@ -65,8 +65,6 @@ class Backfills {
   void RunSlice(std::shared_ptr<Job> job);
   void Finish(std::shared_ptr<Job> job);
   void Forget(const Job& job);  // no longer Running()
-  // Logs the slice just done: a debug line each time, an info line every 10 seconds.
-  void ReportSlice(Job& job, const TableDef& table);
   // One line about a backfill: where it is (the namespace left out for the default one), how
   // far, and — when it ended — how long it took.
   static void Log(log::Level level, std::string_view message, const TableDef& table, const Job& job,

@@ -31,6 +31,8 @@ constexpr ErrorInfo kErrors[] = {
      400, MessageMember::kLowerCase},
     {ErrorCode::kBackupNotFound, "com.amazonaws.dynamodb.v20120810#BackupNotFoundException", 400,
      MessageMember::kLowerCase},
+    {ErrorCode::kBackupInUse, "com.amazonaws.dynamodb.v20120810#BackupInUseException", 400,
+     MessageMember::kLowerCase},
     {ErrorCode::kResourceInUse, "com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400,
      MessageMember::kLowerCase},
     {ErrorCode::kLimitExceeded, "com.amazonaws.dynamodb.v20120810#LimitExceededException", 400,
@@ -142,6 +144,9 @@ Error Error::TableAlreadyExists(std::string message) {
 }
 Error Error::BackupNotFound(std::string message) {
   return Error(ErrorCode::kBackupNotFound, std::move(message));
+}
+Error Error::BackupInUse(std::string message) {
+  return Error(ErrorCode::kBackupInUse, std::move(message));
 }
 Error Error::ResourceInUse(std::string message) {
   return Error(ErrorCode::kResourceInUse, std::move(message));

@@ -27,6 +27,7 @@ enum class ErrorCode : uint8_t {
   kTableNotFound,
   kTableAlreadyExists,
   kBackupNotFound,
+  kBackupInUse,
   kResourceInUse,
   kLimitExceeded,
   kConditionalCheckFailed,
@@ -47,7 +48,7 @@ enum class ErrorCode : uint8_t {
   kExpiredIterator,
   kTrimmedDataAccess,
 };
-inline constexpr size_t kErrorCodeCount = 29;
+inline constexpr size_t kErrorCodeCount = 30;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -98,6 +99,7 @@ class Error {
   static Error TableNotFound(std::string message);
   static Error TableAlreadyExists(std::string message);
   static Error BackupNotFound(std::string message);
+  static Error BackupInUse(std::string message);
   static Error ResourceInUse(std::string message);
   static Error LimitExceeded(std::string message);
   static Error ConditionalCheckFailed(std::shared_ptr<const Item> old_item = nullptr);

@@ -196,4 +196,14 @@ bool Every::Due() {
   return now != last && last_second_.compare_exchange_strong(last, now);
 }
 
+std::optional<Level> ProgressCadence::Next() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_ >= interval_) {
+    last_ = now;
+    return Level::kInfo;
+  }
+  if (Enabled(Level::kDebug)) return Level::kDebug;
+  return std::nullopt;
+}
+
 }  // namespace ddbd::log

@@ -7,11 +7,12 @@
 // Lines are written whole, so concurrent writers never interleave.
 //
 // Entry points: SetLevel, Enabled, SetFormat, Error/Warning/Info/Debug (printf-style), Event
-// (a message with fields), Every.
+// (a message with fields), Every, ProgressCadence.
 // Thread-safety: every function may be called from any thread.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -51,6 +52,22 @@ void Error(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void Warning(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void Info(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void Debug(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+// The level of a long task's progress lines: every step's line is a debug line, and one every
+// `interval` (the first after `interval` has passed) an info line — so that a long task says
+// how far it is at info level without flooding the log. Not thread-safe: one per task.
+class ProgressCadence {
+ public:
+  explicit ProgressCadence(std::chrono::steady_clock::duration interval)
+      : interval_(interval), last_(std::chrono::steady_clock::now()) {}
+  // The level of the line for the step just done; nullopt when no line is due at the
+  // process's level.
+  std::optional<Level> Next();
+
+ private:
+  std::chrono::steady_clock::duration interval_;
+  std::chrono::steady_clock::time_point last_;
+};
 
 // At most one line per second from one call site, for conditions that can repeat at request
 // rate (a failing disk): `if (every.Due()) log::Error(...)`.

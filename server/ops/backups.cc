@@ -2,10 +2,12 @@
 // RestoreTableFromBackup. A backup is a raw copy of the table's items under an id of its
 // own (Database::CopyItems) and a record — the table's definition as it was, and the
 // backup's name, time and size — in the catalog. A restore creates the target table from
-// that definition and writes every copied item into it through the normal write path, so
-// its indexes, statistics and item collections are built as for any write.
+// that definition, CREATING, and answers; the background restore (background_restore.h) then
+// writes every copied item into it through the normal write path, so its indexes, statistics
+// and item collections are built as for any write. A backup being restored cannot be deleted.
 
 #include "backups/restore.h"
+#include "server/ops/background_restore.h"
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
@@ -152,6 +154,13 @@ Result<std::string> DescribeBackup(OpContext& ctx, const Request& req) {
 Result<std::string> DeleteBackup(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadBackupArn(req.body));
   DDBD_ASSIGN_OR_RETURN(BackupRecord backup, FindBackup(ctx, arn));
+  for (const auto& table : ctx.catalog().AllTables()) {
+    if (table->scope == ctx.scope() && table->status == TableStatus::kCreating &&
+        table->restored_from && table->restored_from->backup_arn == arn) {
+      return Error::BackupInUse("Backup is being restored to table " + table->name + ": " +
+                                std::string(arn));
+    }
+  }
   DDBD_RETURN_IF_ERROR(ctx.db().DeleteBackup(ctx.scope(), backup.id));
   DDBD_RETURN_IF_ERROR(ctx.db().DropItems(backup.id));
   return RenderDescription(backup, "DELETED");
@@ -256,30 +265,19 @@ Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
   if (mode)
     billing_override =
         *mode == "PAY_PER_REQUEST" ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
-  // CREATING (not readable or writable) until every item is in; a start-up finding a
-  // restored table still CREATING rolls it back (see recovery.h).
+  // CREATING (not readable or writable) until every item is in, which the background restore
+  // writes (background_restore.h).
   DDBD_ASSIGN_OR_RETURN(
       TableDef definition,
       backups::RestoredDefinition(
           backup, {ctx.scope(), std::string(*target), ctx.region(), NewTableUuid(), ctx.NowMs()},
           billing_override));
   DDBD_ASSIGN_OR_RETURN(auto created, ctx.catalog().Create(std::move(definition)));
-  auto restore = [&]() -> Result<std::shared_ptr<const TableDef>> {
-    DDBD_RETURN_IF_ERROR(backups::RestoreItems(ctx.db(), backup, *created));
-    return ctx.catalog().Modify(created->id, [](TableDef& complete) {
-      complete.status = TableStatus::kActive;
-      return OkStatus();
-    });
-  };
-  Result<std::shared_ptr<const TableDef>> table = restore();
-  if (!table.ok()) {
-    DropTable(ctx, *created).IgnoreError();  // no half-restored table is left behind
-    return table.error();
-  }
+  StartRestore(ctx.service(), created->id, std::move(backup));
   wire::JsonWriter out;
   out.BeginObject().Key("TableDescription");
-  WriteTableDescription(out, **table, ctx.db().Stats((*table)->id),
-                        [&ctx](uint64_t id) { return ctx.db().Stats(id); });
+  WriteTableDescription(out, *created, storage::TableStats{},
+                        [](uint64_t) { return storage::TableStats{}; });
   out.EndObject();
   return out.Take();
 }

@@ -1,20 +1,34 @@
 // Start-up recovery: every table and index the catalog shows between states is driven to
-// the state its (answered) request asked for, or — for a restore, whose request is answered
-// only once complete — rolled back.
+// the state its (answered) request asked for, or — for a snapshot restore, whose request is
+// answered only once complete — rolled back.
 #include "server/ops/recovery.h"
 
 #include <cstdio>
 
+#include "backups/restore.h"
 #include "model/log.h"
+#include "server/ops/background_restore.h"
 #include "server/ops/index_updates.h"
 #include "server/ops/transient_status.h"
 
 namespace ddbd::server::ops {
 namespace {
 
-// RestoreTableFromBackup keeps its table CREATING until the last item is written.
+// RestoreTableFromBackup and a snapshot restore keep their tables CREATING until the last
+// item is written.
 bool IsUnfinishedRestore(const TableDef& table) {
   return table.status == TableStatus::kCreating && table.restored_from.has_value();
+}
+
+// The backup an unfinished restore was writing from; nullopt for a snapshot restore or a
+// backup that is gone.
+std::optional<storage::BackupRecord> BackupOfRestore(Service& service, const TableDef& table) {
+  Result<std::vector<storage::BackupRecord>> backups = service.db().Backups(table.scope);
+  if (!backups.ok()) return std::nullopt;
+  for (storage::BackupRecord& backup : *backups) {
+    if (backups::BackupArn(backup) == table.restored_from->backup_arn) return std::move(backup);
+  }
+  return std::nullopt;
 }
 
 // Runs `finish` now, or after the transient delay when delays are on (the phase the crash
@@ -30,6 +44,10 @@ void ResumeInterruptedWork(Service& service) {
   for (const auto& table : service.catalog().AllTables()) {
     OpContext ctx(service, table->scope, table->region);
     if (IsUnfinishedRestore(*table)) {
+      if (auto backup = BackupOfRestore(service, *table)) {
+        StartRestore(service, table->id, *std::move(backup));
+        continue;
+      }
       log::Warning("rolling back the unfinished restore of table %s", table->name.c_str());
       DropTable(ctx, *table).IgnoreError();  // gone already: nothing to roll back
       continue;

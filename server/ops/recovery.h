@@ -8,9 +8,10 @@
 namespace ddbd::server::ops {
 
 // Called once at start-up, before serving. Tables and indexes in a delayed phase complete
-// it (after the delay again, when delays are on); index backfills start over (they skip the
-// entries already written); a restore that had not finished is rolled back (its request was
-// never answered), leaving no partial table.
+// it (after the delay again, when delays are on); index backfills and restores from backups
+// start over (they skip or rewrite what was already written); a snapshot restore that had
+// not finished — its request was never answered — or a restore whose backup is gone is
+// rolled back, leaving no partial table.
 void ResumeInterruptedWork(Service& service);
 
 }  // namespace ddbd::server::ops

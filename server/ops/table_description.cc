@@ -283,7 +283,7 @@ void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
         .Key("RestoreDateTime")
         .EpochSeconds(table.restored_from->restored_ms)
         .Key("RestoreInProgress")
-        .Bool(false)
+        .Bool(table.status == TableStatus::kCreating)
         .EndObject();
   }
   if (const StreamSpec* stream = table.EnabledStream()) {

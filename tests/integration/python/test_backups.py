@@ -38,9 +38,18 @@ def test_backup_then_restore_under_a_new_name(ddb):
     assert description["SourceTableDetails"]["ItemCount"] == 30
     assert description["SourceTableFeatureDetails"]["GlobalSecondaryIndexes"] == [{"IndexName": "ByTeam"}]
 
+    # As in DynamoDB, the restore runs in the background: the table is CREATING, with its
+    # restore in progress, until every item is in.
     restored = ddb.restore_table_from_backup(TargetTableName="Restored", BackupArn=arn)
-    assert restored["TableDescription"]["TableName"] == "Restored"
-    assert restored["TableDescription"]["ItemCount"] == 30
+    answered = restored["TableDescription"]
+    assert answered["TableName"] == "Restored"
+    assert answered["TableStatus"] == "CREATING"
+    assert answered["RestoreSummary"]["RestoreInProgress"] is True
+    assert answered["RestoreSummary"]["SourceBackupArn"] == arn
+    assert answered["ItemCount"] == 0
+    ddb.get_waiter("table_exists").wait(TableName="Restored",
+                                        WaiterConfig={"Delay": 0.05, "MaxAttempts": 600})
+    assert ddb.describe_table(TableName="Restored")["Table"]["ItemCount"] == 30
     items = ddb.scan(TableName="Restored", ConsistentRead=True)["Items"]
     assert sorted(int(item["sk"]["N"]) for item in items) == list(range(30))
     reds = ddb.query(TableName="Restored", IndexName="ByTeam",
@@ -89,3 +98,51 @@ def test_refusals(ddb):
     assert invalid.value.response["Error"]["Message"] == (
         "1 validation error detected: Value 'no spaces' at 'backupName' failed to satisfy "
         "constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+
+
+def test_a_restore_under_way_reports_progress_and_keeps_its_backup():
+    """A restore in the background: DescribeTable says it is in progress, its backup cannot be
+    deleted (BackupInUseException), and the log counts the items done of the backup's total."""
+    import json
+    from conftest import DdbdProcess
+    from test_background_recovery import load, wait_for
+    from test_logging import Drained
+    process = DdbdProcess("--log-format", "json", "--log-level", "debug").start()
+    try:
+        log = Drained(process)
+        client = process.client()
+        client.create_table(TableName="Big", BillingMode="PAY_PER_REQUEST",
+                            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+        load(client, "Big", 30000)
+        arn = client.create_backup(TableName="Big", BackupName="all")["BackupDetails"]["BackupArn"]
+        client.restore_table_from_backup(TargetTableName="Copy", BackupArn=arn)
+        # 30,000 items take longer to restore than these two requests to answer.
+        with pytest.raises(client.exceptions.BackupInUseException) as in_use:
+            client.delete_backup(BackupArn=arn)
+        assert in_use.value.response["Error"]["Message"] == (
+            f"Backup is being restored to table Copy: {arn}")
+        during = client.describe_table(TableName="Copy")["Table"]
+        assert (during["TableStatus"], during["RestoreSummary"]["RestoreInProgress"]) == (
+            "CREATING", True)
+
+        wait_for(lambda: client.describe_table(TableName="Copy")["Table"]["TableStatus"]
+                 == "ACTIVE", what="the restored table, ACTIVE")
+        after = client.describe_table(TableName="Copy")["Table"]
+        assert after["RestoreSummary"]["RestoreInProgress"] is False
+        assert after["ItemCount"] == 30000
+        log.wait_for('"msg":"restore finished"')
+        events = [json.loads(line) for line in log.lines]
+        lines = [(e["level"], e["msg"], e["items_done"]) for e in events
+                 if e["msg"].startswith("restore")]
+        assert lines == [("info", "restore started", 0)] + [
+            ("debug", "restore progress", n) for n in range(1000, 30001, 1000)] + [
+            ("info", "restore finished", 30000)], lines
+        finished = next(e for e in events if e["msg"] == "restore finished")
+        assert (finished["table"], finished["backup"], finished["items_total"]) == (
+            "Copy", arn, 30000)
+        # Once restored, the backup can go.
+        deleted = client.delete_backup(BackupArn=arn)["BackupDescription"]["BackupDetails"]
+        assert deleted["BackupStatus"] == "DELETED"
+    finally:
+        process.cleanup()
