@@ -88,27 +88,62 @@ TEST(RestoreTest, BillingOverrides) {
             "PROVISIONED");
 }
 
-TEST(RestoreTest, RestoreItemsWritesEveryBackedUpItemIntoTheNewTable) {
-  TempDb temp;
-  TableDef source = Source();
-  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(source));
+// A table of `count` items (id "item<i>", n 1), backed up; and the table restored from it,
+// still empty.
+struct BackedUp {
+  std::shared_ptr<const TableDef> table;
+  storage::BackupRecord backup;
+  std::shared_ptr<const TableDef> restored;
+};
+void BackUp(TempDb& temp, int count, BackedUp& made) {
+  ASSERT_OK_AND_ASSIGN(made.table, temp.catalog().Create(Source()));
   std::vector<storage::ItemWrite> writes;
-  for (int i = 0; i < 250; ++i) {  // more than one restore batch
+  for (int i = 0; i < count; ++i) {
     const std::string id = "item" + std::to_string(i);
     writes.push_back(storage::Replacement(
-        *table, PrimaryKey{AttributeValue::String(id)},
+        *made.table, PrimaryKey{AttributeValue::String(id)},
         Item{{"id", AttributeValue::String(id)}, {"n", AttributeValue::NumberText("1")}}));
   }
   ASSERT_OK(temp.db().WriteItems(std::move(writes)));
-  storage::BackupRecord backup = Backup(*table);
-  ASSERT_OK_AND_ASSIGN(backup.id, temp.catalog().AllocateId());
-  ASSERT_OK(temp.db().CopyItems(table->id, backup.id));
-
+  made.backup = Backup(*made.table);
+  ASSERT_OK_AND_ASSIGN(made.backup.id, temp.catalog().AllocateId());
+  ASSERT_OK(temp.db().CopyItems(made.table->id, made.backup.id));
   ASSERT_OK_AND_ASSIGN(
       TableDef definition,
-      RestoredDefinition(backup, {"", "Copy", "us-east-1", "uuid", 5}, std::nullopt));
-  ASSERT_OK_AND_ASSIGN(auto restored, temp.catalog().Create(std::move(definition)));
-  ASSERT_OK(RestoreItems(temp.db(), backup, *restored));
+      RestoredDefinition(made.backup, {"", "Copy", "us-east-1", "uuid", 5}, std::nullopt));
+  ASSERT_OK_AND_ASSIGN(made.restored, temp.catalog().Create(std::move(definition)));
+}
+
+TEST(RestoreTest, RestoreSlicesResumeAfterTheLastItemWrittenAndEndWithNone) {
+  TempDb temp;
+  BackedUp made;
+  ASSERT_NO_FATAL_FAILURE(BackUp(temp, 250, made));
+  std::optional<PrimaryKey> after;
+  uint64_t written = 0;
+  std::vector<uint64_t> counts;
+  for (int slice = 0; slice < 10; ++slice) {
+    ASSERT_OK_AND_ASSIGN(after, RestoreSlice(temp.db(), made.backup, *made.restored, after,
+                                             /*max_items=*/120, written));
+    counts.push_back(written);
+    if (!after) break;
+  }
+  // 120 + 120 + 10 items, then a slice that finds none left.
+  EXPECT_EQ(counts, (std::vector<uint64_t>{120, 240, 250, 250}));
+  EXPECT_EQ(temp.db().Stats(made.restored->id).item_count, 250);
+  // Starting over writes the same items again: nothing is added.
+  ASSERT_OK(RestoreItems(temp.db(), made.backup, *made.restored));
+  EXPECT_EQ(temp.db().Stats(made.restored->id).item_count, 250);
+  EXPECT_EQ(temp.db().Stats(made.restored->id).size_bytes,
+            temp.db().Stats(made.table->id).size_bytes);
+}
+
+TEST(RestoreTest, RestoreItemsWritesEveryBackedUpItemIntoTheNewTable) {
+  TempDb temp;
+  BackedUp made;
+  ASSERT_NO_FATAL_FAILURE(BackUp(temp, 250, made));  // more than one restore batch
+  const auto& table = made.table;
+  const auto& restored = made.restored;
+  ASSERT_OK(RestoreItems(temp.db(), made.backup, *restored));
   EXPECT_EQ(temp.db().Stats(restored->id).item_count, 250);
   EXPECT_EQ(temp.db().Stats(restored->id).size_bytes, temp.db().Stats(table->id).size_bytes);
   auto got = temp.db().GetItem(*restored, PrimaryKey{AttributeValue::String("item249")});

@@ -60,5 +60,17 @@ TEST(LogTest, EveryIsDueOncePerSecond) {
   EXPECT_FALSE(every.Due());
 }
 
+TEST(LogTest, ProgressCadenceLogsEveryStepAtDebugAndOnePerIntervalAtInfo) {
+  SetLevel(Level::kInfo);
+  ProgressCadence hourly(std::chrono::hours(1));
+  EXPECT_EQ(hourly.Next(), std::nullopt);  // not due, and debug lines are filtered out
+  SetLevel(Level::kDebug);
+  EXPECT_EQ(hourly.Next(), Level::kDebug);
+  ProgressCadence always(std::chrono::seconds(0));
+  EXPECT_EQ(always.Next(), Level::kInfo);
+  EXPECT_EQ(always.Next(), Level::kInfo);
+  SetLevel(Level::kInfo);
+}
+
 }  // namespace
 }  // namespace ddbd::log

@@ -103,10 +103,9 @@ def test_refusals(ddb):
 def test_a_restore_under_way_reports_progress_and_keeps_its_backup():
     """A restore in the background: DescribeTable says it is in progress, its backup cannot be
     deleted (BackupInUseException), and the log counts the items done of the backup's total."""
-    import json
     from conftest import DdbdProcess
     from test_background_recovery import load, wait_for
-    from test_logging import Drained
+    from test_logging import Drained, finished_progress
     process = DdbdProcess("--log-format", "json", "--log-level", "debug").start()
     try:
         log = Drained(process)
@@ -131,16 +130,8 @@ def test_a_restore_under_way_reports_progress_and_keeps_its_backup():
         after = client.describe_table(TableName="Copy")["Table"]
         assert after["RestoreSummary"]["RestoreInProgress"] is False
         assert after["ItemCount"] == 30000
-        log.wait_for('"msg":"restore finished"')
-        events = [json.loads(line) for line in log.lines]
-        lines = [(e["level"], e["msg"], e["items_done"]) for e in events
-                 if e["msg"].startswith("restore")]
-        assert lines == [("info", "restore started", 0)] + [
-            ("debug", "restore progress", n) for n in range(1000, 30001, 1000)] + [
-            ("info", "restore finished", 30000)], lines
-        finished = next(e for e in events if e["msg"] == "restore finished")
-        assert (finished["table"], finished["backup"], finished["items_total"]) == (
-            "Copy", arn, 30000)
+        finished = finished_progress(log, "restore", 30000)
+        assert (finished["table"], finished["backup"]) == ("Copy", arn)
         # Once restored, the backup can go.
         deleted = client.delete_backup(BackupArn=arn)["BackupDescription"]["BackupDetails"]
         assert deleted["BackupStatus"] == "DELETED"

@@ -35,6 +35,22 @@ class Drained:
         raise AssertionError(f"no log line matches {pattern!r}: {''.join(self.lines)}")
 
 
+def finished_progress(log, task, total):
+    """Waits for a long task's end in a JSON log at debug level and checks its lines: "<task>
+    started" (info), "<task> progress" after each slice of 1,000 items (debug), "<task>
+    finished" (info), with the items done so far. Returns the finished event."""
+    log.wait_for(f'"msg":"{task} finished"')
+    events = [json.loads(line) for line in log.lines]
+    lines = [(e["level"], e["msg"], e["items_done"]) for e in events
+             if e["msg"].startswith(task + " ")]
+    assert lines == [("info", f"{task} started", 0)] + [
+        ("debug", f"{task} progress", n) for n in range(1000, total + 1, 1000)] + [
+        ("info", f"{task} finished", total)], lines
+    finished = next(e for e in events if e["msg"] == f"{task} finished")
+    assert finished["items_total"] == total and finished["seconds"] >= 0
+    return finished
+
+
 @pytest.fixture
 def logged_server():
     process = DdbdProcess("--in-memory", "--log-requests").start()

@@ -1,7 +1,6 @@
 """GET /metrics after a known workload, read with the Prometheus project's own text-format
 parser (Debian's python3-prometheus-client): exact request counts by operation and outcome,
 latency histograms, table figures that match DescribeTable's, storage and process gauges."""
-import json
 import time
 import urllib.request
 
@@ -258,7 +257,7 @@ def test_consumed_units_items_and_bytes_per_table_and_index(fresh):
 
 def test_an_index_backfill_reports_its_progress_in_metrics_and_log():
     from test_background_recovery import by_group_index, index_statuses, load, wait_for
-    from test_logging import Drained
+    from test_logging import Drained, finished_progress
     process = DdbdProcess("--log-level", "debug", "--log-format", "json").start()
     try:
         log = Drained(process)
@@ -285,16 +284,8 @@ def test_an_index_backfill_reports_its_progress_in_metrics_and_log():
         # Once ACTIVE, it is no longer under way.
         assert samples(scrape(process)["ddbd_index_backfill_items_done"]) == {}
 
-        log.wait_for('"msg":"backfill finished"')
-        events = [json.loads(line) for line in log.lines]
-        lines = [(e["level"], e["msg"], e["items_done"]) for e in events
-                 if e["msg"].startswith("backfill")]
-        assert lines == [("info", "backfill started", 0)] + [
-            ("debug", "backfill progress", n) for n in range(1000, 20001, 1000)] + [
-            ("info", "backfill finished", 20000)], lines
-        finished = next(e for e in events if e["msg"] == "backfill finished")
-        assert (finished["table"], finished["index"], finished["items_total"]) == (
-            "Filling", "ByGroup", 20000)
-        assert "namespace" not in finished and finished["seconds"] >= 0
+        finished = finished_progress(log, "backfill", 20000)
+        assert (finished["table"], finished["index"]) == ("Filling", "ByGroup")
+        assert "namespace" not in finished
     finally:
         process.cleanup()
