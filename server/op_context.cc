@@ -13,14 +13,26 @@ std::string_view TableNameOf(std::string_view name_or_arn) {
   return rest.substr(0, rest.find('/'));
 }
 
+// DynamoDB Local checks every table the same way, with one text for any operation; suites
+// written against it pin that text.
+constexpr std::string_view kDynamoDbLocalMissingTable =
+    "Cannot do operations on a non-existent table";
+
 }  // namespace
+
+Error OpContext::MissingTable(std::string message) const {
+  if (options().compat == CompatProfile::kDynamoDbLocal) {
+    return Error::ResourceNotFound(std::string(kDynamoDbLocalMissingTable));
+  }
+  return message.empty() ? Error::ResourceNotFound() : Error::ResourceNotFound(std::move(message));
+}
 
 Result<std::shared_ptr<const TableDef>> OpContext::FindTable(std::string_view name_or_arn) {
   auto table = catalog().Find(scope_, TableNameOf(name_or_arn));
   // A table still being created, or being deleted, is not there for reads and writes.
   if (!table || table->status == TableStatus::kCreating ||
       table->status == TableStatus::kDeleting) {
-    return Error::ResourceNotFound();
+    return MissingTable({});
   }
   return table;
 }
@@ -30,8 +42,7 @@ Result<std::shared_ptr<const TableDef>> OpContext::FindTableForControl(
   std::string_view name = TableNameOf(name_or_arn);
   auto table = catalog().Find(scope_, name);
   if (!table) {
-    return Error::ResourceNotFound("Requested resource not found: Table: " + std::string(name) +
-                                   " not found");
+    return MissingTable("Requested resource not found: Table: " + std::string(name) + " not found");
   }
   return table;
 }

@@ -46,6 +46,10 @@ class OpContext {
   Result<std::shared_ptr<const TableDef>> FindTable(std::string_view name_or_arn);
   // The same for control-plane operations, whose message names the table.
   Result<std::shared_ptr<const TableDef>> FindTableForControl(std::string_view name_or_arn);
+  // ResourceNotFoundException for a table that is not there: `message`, or DynamoDB's
+  // "Requested resource not found" when empty — or DynamoDB Local's one text under its
+  // compatibility profile.
+  Error MissingTable(std::string message) const;
   // The same for the backup APIs, which answer TableNotFoundException ("Table not found: X").
   Result<std::shared_ptr<const TableDef>> FindTableForBackup(std::string_view name_or_arn);
 

@@ -50,7 +50,9 @@ struct Isolation {
 enum class CompatProfile {
   kNone,
   // DynamoDB Local's: GET / answers 400 MissingAuthenticationToken (readiness checks wait for
-  // it), CreateTable ignores AttributeDefinitions no key uses, string sets come back sorted.
+  // it), CreateTable ignores AttributeDefinitions no key uses, string sets come back sorted, a
+  // missing table's ResourceNotFoundException says "Cannot do operations on a non-existent
+  // table" whatever the operation.
   kDynamoDbLocal,
 };
 

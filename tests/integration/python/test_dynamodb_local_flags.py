@@ -358,6 +358,27 @@ LOCAL_STYLE_TABLE = {
 FLAVOURS = ["pear", "apple", "Zebra", "éclair", "banana"]
 
 
+def missing_table_messages(client):
+    """The ResourceNotFoundException message of each kind of operation on a missing table."""
+    key = {"pk": {"S": "p"}}
+    calls = {
+        "GetItem": lambda: client.get_item(TableName="Nowhere", Key=key),
+        "Scan": lambda: client.scan(TableName="Nowhere"),
+        "BatchGetItem": lambda: client.batch_get_item(RequestItems={"Nowhere": {"Keys": [key]}}),
+        "TransactGetItems": lambda: client.transact_get_items(
+            TransactItems=[{"Get": {"TableName": "Nowhere", "Key": key}}]),
+        "DescribeTable": lambda: client.describe_table(TableName="Nowhere"),
+        "DeleteTable": lambda: client.delete_table(TableName="Nowhere"),
+    }
+    messages = {}
+    for operation, call in calls.items():
+        with pytest.raises(botocore.exceptions.ClientError) as missing:
+            call()
+        assert missing.value.response["Error"]["Code"] == "ResourceNotFoundException", operation
+        messages[operation] = missing.value.response["Error"]["Message"]
+    return messages
+
+
 def root_answer(server):
     """GET / as a readiness check sends it: no signature, no body."""
     import http.client
@@ -409,6 +430,10 @@ def test_dynamodb_local_command_line_turns_its_profile_on():
                                   KeyConditionExpression="gsi1pk = :g",
                                   ExpressionAttributeValues={":g": {"S": "g"}})):
             assert page["Items"][0]["flavours"]["SS"] == updated["flavours"]["SS"]
+
+        # One text for a missing table, whatever the operation (suites pin it).
+        assert set(missing_table_messages(client).values()) == {
+            "Cannot do operations on a non-existent table"}
     finally:
         server.stop()
 
@@ -432,5 +457,11 @@ def test_compat_none_keeps_dynamodbs_behaviour_on_dynamodb_locals_command_line()
         client.put_item(TableName="Flags", Item={"pk": {"S": "p"}, "flavours": {"SS": FLAVOURS}})
         item = client.get_item(TableName="Flags", Key={"pk": {"S": "p"}})["Item"]
         assert item["flavours"]["SS"] == FLAVOURS  # as written
+        assert missing_table_messages(client) == {
+            "GetItem": "Requested resource not found", "Scan": "Requested resource not found",
+            "BatchGetItem": "Requested resource not found",
+            "TransactGetItems": "Requested resource not found",
+            "DescribeTable": "Requested resource not found: Table: Nowhere not found",
+            "DeleteTable": "Requested resource not found: Table: Nowhere not found"}
     finally:
         server.stop()
