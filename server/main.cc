@@ -5,9 +5,11 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <fstream>
 #include <thread>
 
 #include "model/log.h"
+#include "server/control/control_api.h"
 #include "server/file_limits.h"
 #include "server/health_check.h"
 #include "server/http/server.h"
@@ -24,7 +26,15 @@ namespace {
 // After the server has stopped: the vector graphs saved, background work stopped, the
 // database flushed, and a summary logged. The process's exit status.
 int Shutdown(server::Service& service, storage::Database& db,
-             std::chrono::steady_clock::time_point started) {
+             std::chrono::steady_clock::time_point started, const std::string& report_file) {
+  if (!report_file.empty()) {
+    // Before the background stops: the report reads the catalog and the tables' figures.
+    const std::string report =
+        server::control::ReportText(server::control::BuildReport(service, insight::Prices{}));
+    std::ofstream out(report_file, std::ios::binary | std::ios::trunc);
+    out << report;
+    if (!out.flush()) log::Error("cannot write the report to %s", report_file.c_str());
+  }
   if (Status saved = service.SaveVectorGraphs(); !saved.ok()) {
     log::Warning("vector graphs not saved (rebuilt at the next start): %s",
                  saved.error().message().c_str());
@@ -112,5 +122,5 @@ int main(int argc, char** argv) {
   });
   http.Run();
   signal_thread.join();
-  return Shutdown(service, **db, started);
+  return Shutdown(service, **db, started, cl.report_on_exit);
 }

@@ -113,8 +113,11 @@ constexpr std::string_view kUsage = R"(Usage: ddbd [options]
   --log-format FORMAT   text (the default: "ddbd: <message> key=value"), logfmt or json
                         (one object per line), each with the time and the level
   --log-requests        log one line per request: its id (x-amzn-RequestId), method,
-                        operation, table, status, error type and time taken (answers
-                        of status 500 and above are always logged, with their cause)
+                        operation, table, status, error type, capacity units and time
+                        taken (answers of status 500 and above are always logged, with
+                        their cause)
+  --report-on-exit FILE write the access-pattern report (as GET /ddbd/report?format=text
+                        answers it) to FILE at shutdown
   --health-check        ask the ddbd at --address/--port whether it answers (exit status
                         0 or 1), for container health checks
   --compat PROFILE      none (the default: DynamoDB's behaviour) or dynamodb-local:
@@ -340,6 +343,12 @@ std::vector<Option> ProcessOptions() {
          return OkStatus();
        }},
       Flag({"--log-requests"}, [](CommandLine& cl) { cl.service.log_requests = true; }),
+      {{"--report-on-exit"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) -> Status {
+         cl.report_on_exit = v;
+         return OkStatus();
+       }},
       Flag({"--health-check"}, [](CommandLine& cl) { cl.health_check = true; }),
       Flag({"--help", "-help", "-h"}, [](CommandLine& cl) { cl.help = true; }),
       // Nothing to disable: ddbd reports nothing anywhere.

@@ -24,6 +24,7 @@ struct CommandLine {
   std::vector<std::string> notes;    // printed to stderr at start-up
   bool compat_set = false;           // --compat given: a DynamoDB Local command line keeps it
   bool dynamodb_local_jar = false;   // the command line starts "-jar DynamoDBLocal.jar"
+  std::string report_on_exit;        // where to write the access-pattern report at shutdown
 };
 
 // Fails with a message for unknown or malformed options.

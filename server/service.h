@@ -17,6 +17,7 @@
 #include "index/backfill.h"
 #include "index/entries_part.h"
 #include "index/gsi_lag.h"
+#include "insight/access_patterns.h"
 #include "model/clock.h"
 #include "model/executor.h"
 #include "server/credentials.h"
@@ -129,6 +130,8 @@ class Service {
   faults::FaultInjector& faults() { return faults_; }
   // The throughput limits with --enforce-capacity; null without.
   capacity::CapacityGovernor* capacity() { return capacity_.get(); }
+  // What the requests did to each table and index (GET /ddbd/report).
+  insight::AccessPatterns& access_patterns() { return access_patterns_; }
   // The GSI propagation lag with --gsi-lag-ms; null without.
   const index::GsiLag* gsi_lag() const { return gsi_lag_.get(); }
   // What GET /metrics reports.
@@ -187,6 +190,7 @@ class Service {
   transactions::ClientTokens client_tokens_;
   faults::FaultInjector faults_;
   std::unique_ptr<capacity::CapacityGovernor> capacity_;
+  insight::AccessPatterns access_patterns_;
   std::unique_ptr<index::GsiLag> gsi_lag_;
   std::optional<std::string> graph_dir_;
   Metrics metrics_;

@@ -221,7 +221,7 @@ std::unique_ptr<ItemCursor> NewCursor(rocksdb::DB* db, rocksdb::ColumnFamilyHand
   return std::make_unique<RocksItemCursor>(db, family, std::move(lower), std::move(upper), forward);
 }
 
-uint64_t Database::PartitionHash(const std::vector<AttributeValue>& partition) {
+uint64_t Database::PartitionHash(std::span<const AttributeValue> partition) {
   std::string encoded;
   for (const AttributeValue& value : partition) EncodeKeyValue(value, encoded);
   return storage::PartitionHash(encoded);

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -162,7 +163,7 @@ class Database {
                                             const std::optional<StartKey>& start);
   // A partition's position in Scan order, from its key values (one for a table, several
   // for a multi-attribute index key).
-  static uint64_t PartitionHash(const std::vector<AttributeValue>& partition);
+  static uint64_t PartitionHash(std::span<const AttributeValue> partition);
   // Runs `backfill` for up to `max_items` items of `table` that follow `after` (from the
   // first item when nullopt), each re-read under its lock, so that writes racing with the
   // backfill are never undone. Returns the key of the last item visited, or nullopt when the

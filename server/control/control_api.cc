@@ -131,8 +131,10 @@ bool IsControlPath(std::string_view path) {
 }
 
 ControlReply HandleControl(Service& service, const ControlRequest& request) {
+  std::optional<ControlReply> report;
   Result<std::string> answer = [&]() -> Result<std::string> {
     try {
+      if ((report = AnswerReport(service, request))) return std::string();
       return Dispatch(service, request);
     } catch (const std::exception& e) {  // a bug: logged, answered like any other
       log::Error("control API %.*s %.*s threw: %s", static_cast<int>(request.method.size()),
@@ -142,9 +144,10 @@ ControlReply HandleControl(Service& service, const ControlRequest& request) {
     }
   }();
   if (!answer.ok()) {
-    return ControlReply{answer.error().http_status(), http::RenderErrorBody(answer.error())};
+    return ControlReply{answer.error().http_status(), http::RenderErrorBody(answer.error()), ""};
   }
-  return ControlReply{200, std::move(answer).value()};
+  if (report) return *std::move(report);
+  return ControlReply{200, std::move(answer).value(), ""};
 }
 
 }  // namespace ddbd::server::control

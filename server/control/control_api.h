@@ -8,8 +8,10 @@
 // Entry points: IsControlPath, HandleControl.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "server/service.h"
 
@@ -23,7 +25,8 @@ struct ControlRequest {
 
 struct ControlReply {
   int status = 200;
-  std::string body;  // JSON
+  std::string body;          // JSON, unless `content_type` says otherwise
+  std::string content_type;  // empty: JSON
 };
 
 // Whether `path` is under the control API's prefix ("/ddbd" or "/ddbd/…").
@@ -31,5 +34,12 @@ bool IsControlPath(std::string_view path);
 
 // Answers one control request. Never throws.
 ControlReply HandleControl(Service& service, const ControlRequest& request);
+
+// The access-pattern report of the tables that exist, by namespace (report_control.cc).
+std::vector<insight::NamespaceReport> BuildReport(Service& service, const insight::Prices& prices);
+// The report as text, for people (report_text.cc).
+std::string ReportText(const std::vector<insight::NamespaceReport>& report);
+// GET /ddbd/report[?format=text&<price>=…]; nullopt for any other path.
+std::optional<ControlReply> AnswerReport(Service& service, const ControlRequest& request);
 
 }  // namespace ddbd::server::control

@@ -140,6 +140,9 @@ HttpReply AnswerControl(Service& service, const HttpRequest& request) {
   }
   control::ControlReply answer =
       control::HandleControl(service, {request.method, request.path, request.body});
+  if (!answer.content_type.empty()) {
+    return HttpReply{answer.status, std::move(answer.content_type), std::move(answer.body), {}};
+  }
   return JsonReply(kJson, answer.status, std::move(answer.body));
 }
 
@@ -150,6 +153,27 @@ Result<std::string> RequestScope(const Service& service, const HttpRequest& requ
                                  const CredentialScope& credentials) {
   if (!request.namespace_name.empty()) return Service::ScopeOfNamespace(request.namespace_name);
   return service.ScopeOf(credentials);
+}
+
+// The request in the access-pattern report: on each table it consumed from or — throttled,
+// having consumed nothing — on the table it named.
+void ReportRequest(Service& service, const Operation& operation, OpContext& ctx, const Request& req,
+                   std::string_view error_type) {
+  const bool throttled = error_type == "ProvisionedThroughputExceededException" ||
+                         error_type == "ThrottlingException" ||
+                         error_type == "RequestLimitExceeded";
+  boost::container::small_vector<uint64_t, 2> tables;
+  for (const auto& [site, figures] : ctx.consumption().sites()) {
+    if (std::find(tables.begin(), tables.end(), site.table_id) == tables.end()) {
+      tables.push_back(site.table_id);
+    }
+  }
+  if (tables.empty() && throttled) {
+    if (auto table = ctx.catalog().Find(ctx.scope(), TableNameOf(req.body))) {
+      tables.push_back(table->id);
+    }
+  }
+  if (!tables.empty()) service.access_patterns().RecordRequest(tables, operation.name, throttled);
 }
 
 // Runs the operation (under an injected fault when a rule picks it) and answers; counts what
@@ -172,6 +196,7 @@ HttpReply Answer(Service& service, const Operation& operation, OpContext& ctx, c
     reply.read_units = consumed.ReadUnits();
     reply.write_units = consumed.WriteUnits();
   }
+  ReportRequest(service, operation, ctx, req, reply.error_type);
   // Only the log shows it: read when the request is logged (every failure may be).
   if (service.options().log_requests || !result.ok()) reply.table = TableNameOf(req.body);
   return reply;

@@ -136,7 +136,10 @@ Result<std::string> BatchGetItem(OpContext& ctx, const Request& req) {
                             ctx.db().GetStoredItem(*tables[t], keys[t][k]));
       DDBD_ASSIGN_OR_RETURN(size_t bytes, StoredSize(stored));
       const double key_units = ReadUnits(bytes, in.tables[t].consistent_read);
-      ChargeRead(ctx, site, key_units, {stored ? 1u : 0u, bytes});
+      const uint64_t found = stored ? 1 : 0;
+      ChargeRead(ctx, site, key_units,
+                 {found, bytes, found, insight::ReadKind::kGet, &in.tables[t].expressions,
+                  keys[t][k].sort ? &*keys[t][k].sort : nullptr});
       units[t] += key_units;
       if (!stored) continue;
       response_bytes += bytes;

@@ -143,7 +143,8 @@ Result<Applied> ApplyWithinCapacity(OpContext& ctx, const std::vector<BatchEntry
     if (outcomes.ok()) {
       applied.outcomes = *std::move(outcomes);
       for (size_t i = 0; i < applied.outcomes.size(); ++i) {
-        MeterWrite(ctx, *applied.entries[i]->table, applied.outcomes[i], /*factor=*/1);
+        MeterWrite(ctx, *applied.entries[i]->table, applied.entries[i]->key, applied.outcomes[i],
+                   /*factor=*/1);
       }
       return applied;
     }

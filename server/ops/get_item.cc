@@ -14,7 +14,10 @@ Result<GetOutput> ExecuteGetItem(OpContext& ctx, const GetRequest& in) {
   DDBD_ASSIGN_OR_RETURN(output.stored, ctx.db().GetStoredItem(*table, key));
   DDBD_ASSIGN_OR_RETURN(size_t size, StoredSize(output.stored));
   output.units = ReadUnits(size, in.consistent_read);
-  ChargeRead(ctx, site, output.units, {output.stored ? 1u : 0u, size});
+  const uint64_t found = output.stored ? 1 : 0;
+  ChargeRead(ctx, site, output.units,
+             {found, size, found, insight::ReadKind::kGet, &in.expressions,
+              key.sort ? &*key.sort : nullptr});
   return output;
 }
 

@@ -229,7 +229,7 @@ Result<WriteOutput> ExecuteItemWrite(OpContext& ctx, PreparedWrite write) {
   auto verdict = [&ctx, &write](const std::vector<storage::WriteOutcome>& outcomes) -> Status {
     DDBD_RETURN_IF_ERROR(TakeWriteCapacity(ctx, {write.table.get()}, {write.key.partition},
                                            outcomes, /*transaction=*/false));
-    MeterWrite(ctx, *write.table, outcomes.front(), /*factor=*/1);
+    MeterWrite(ctx, *write.table, write.key, outcomes.front(), /*factor=*/1);
     return OkStatus();
   };
   DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes), verdict));

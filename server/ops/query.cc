@@ -120,7 +120,9 @@ Result<PageOutput> ExecuteQuery(OpContext& ctx, QueryInput& in) {
                                         range.sort, in.forward, start, lag ? &*lag : nullptr)
           : ctx.db().ScanPartition(*table, range.partition[0], range.sort, in.forward, start);
   DDBD_ASSIGN_OR_RETURN(PageOutput page, ReadPage(ctx.db(), target, *cursor, in.read));
-  ChargeRead(ctx, site, page.use, {static_cast<uint64_t>(page.scanned), page.bytes_read});
+  ChargeRead(ctx, site, page.use,
+             {static_cast<uint64_t>(page.scanned), page.bytes_read,
+              static_cast<uint64_t>(page.count), insight::ReadKind::kQuery, &in.read.expressions});
   return page;
 }
 

@@ -107,7 +107,9 @@ Result<PageOutput> ExecuteScan(OpContext& ctx, ScanInput& in) {
                                                            lag ? &*lag : nullptr)
                              : ctx.db().ScanHashRange(*table, begin, end, start);
   DDBD_ASSIGN_OR_RETURN(PageOutput page, ReadPage(ctx.db(), target, *cursor, in.read));
-  ChargeRead(ctx, site, page.use, {static_cast<uint64_t>(page.scanned), page.bytes_read});
+  ChargeRead(ctx, site, page.use,
+             {static_cast<uint64_t>(page.scanned), page.bytes_read,
+              static_cast<uint64_t>(page.count), insight::ReadKind::kScan, &in.read.expressions});
   return page;
 }
 

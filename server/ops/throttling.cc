@@ -1,5 +1,7 @@
 #include "server/ops/throttling.h"
 
+#include <set>
+
 #include "server/ops/item_request.h"
 #include "storage/database.h"
 
@@ -14,7 +16,7 @@ std::vector<capacity::Draw> ReadDraws(const ReadSite& site, const CapacityUse& u
   for (const auto& [name, index_units] : use.global_indexes) units += index_units;
   std::optional<uint64_t> partition;
   if (!site.partition.empty()) {
-    partition = PartitionOf({site.partition.begin(), site.partition.end()});
+    partition = PartitionOf(site.partition);
   }
   return {capacity::Draw{gsi, partition, units}};
 }
@@ -32,9 +34,40 @@ void RecordUnits(Consumption& consumption, const TableDef& table, const Capacity
   }
 }
 
+// The top-level attributes a projection names; nullopt when there is none (every attribute).
+std::optional<size_t> AttributesAsked(const ExpressionInputs* expressions) {
+  if (!expressions || !expressions->projection) return std::nullopt;
+  std::set<std::string_view> names;
+  for (const auto& path : *expressions->projection) names.insert(path[0].name);
+  return names.size();
+}
+
+// The read in the access-pattern report, with the units of the table or index it read.
+void RecordRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use,
+                const ReadFacts& facts) {
+  double units = use.table_units;
+  for (const auto& [name, index_units] : use.local_indexes) units += index_units;
+  for (const auto& [name, index_units] : use.global_indexes) units += index_units;
+  insight::ReadEvent event;
+  event.table_id = site.table->id;
+  event.index_id = site.index ? site.index->id : 0;
+  event.kind = facts.kind;
+  event.filtered = facts.expressions && facts.expressions->filter;
+  event.attributes_asked = AttributesAsked(facts.expressions);
+  event.partition = site.partition;
+  event.sort = facts.sort;
+  if (!site.partition.empty()) {
+    event.partition_hash = PartitionOf(site.partition);
+  }
+  event.items_read = facts.items;
+  event.items_returned = facts.returned;
+  event.units = units;
+  ctx.service().access_patterns().RecordRead(event);
+}
+
 }  // namespace
 
-uint64_t PartitionOf(const std::vector<AttributeValue>& partition) {
+uint64_t PartitionOf(std::span<const AttributeValue> partition) {
   return storage::Database::PartitionHash(partition);
 }
 
@@ -44,35 +77,53 @@ Status AdmitRead(OpContext& ctx, const ReadSite& site) {
   return governor->Admit(*site.table, capacity::Access::kRead, ReadDraws(site, {}), ctx.NowMs());
 }
 
-void ChargeRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use, ReadVolume volume) {
+void ChargeRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use,
+                const ReadFacts& facts) {
   RecordUnits(ctx.consumption(), *site.table, use, &ConsumedFigures::read_units);
   ConsumedFigures& read = ctx.consumption().At(site.table->id, site.index ? site.index->id : 0);
-  read.items_read += volume.items;
-  read.bytes_read += volume.bytes;
+  read.items_read += facts.items;
+  read.bytes_read += facts.bytes;
+  RecordRead(ctx, site, use, facts);
   capacity::CapacityGovernor* governor = ctx.service().capacity();
   if (!governor) return;
   governor->Charge(*site.table, capacity::Access::kRead, ReadDraws(site, use), ctx.NowMs());
 }
 
-void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units, ReadVolume volume) {
+void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units, const ReadFacts& facts) {
   CapacityUse use;
   use.table_units = table_units;
-  ChargeRead(ctx, site, use, volume);
+  ChargeRead(ctx, site, use, facts);
 }
 
-void MeterWrite(OpContext& ctx, const TableDef& table, const storage::WriteOutcome& outcome,
-                double factor, bool check_only) {
-  const CapacityUse use = WriteCapacityUse(table, outcome, CapacityDetail::kIndexes);
+void MeterWrite(OpContext& ctx, const TableDef& table, const PrimaryKey& key,
+                const storage::WriteOutcome& outcome, double factor, bool check_only) {
+  const CapacityUse use = WriteCapacityUse(table, outcome, CapacityDetail::kIndexes).Times(factor);
   Consumption& consumption = ctx.consumption();
-  RecordUnits(consumption, table, use.Times(factor), &ConsumedFigures::write_units);
-  if (check_only || outcome.failure) return;
-  ConsumedFigures& written = consumption.At(table.id);
-  ++written.items_written;
-  written.bytes_written += outcome.new_size;
+  RecordUnits(consumption, table, use, &ConsumedFigures::write_units);
+  const bool written = !check_only && !outcome.failure;
+  insight::WriteEvent event{table.id,
+                            &key.partition,
+                            key.sort ? &*key.sort : nullptr,
+                            PartitionOf({&key.partition, 1}),
+                            written ? outcome.new_size : 0,
+                            use.table_units,
+                            {}};
+  for (const auto& [name, units] : use.local_indexes) event.units += units;
+  for (const auto& [name, units] : use.global_indexes) {
+    if (const IndexDef* index = table.FindIndex(name)) {
+      event.global_indexes.emplace_back(index->id, units);
+    }
+  }
+  ctx.service().access_patterns().RecordWrite(event);
+  if (!written) return;
+  ConsumedFigures& figures = consumption.At(table.id);
+  ++figures.items_written;
+  figures.bytes_written += outcome.new_size;
   for (const auto* indexes : {&use.global_indexes, &use.local_indexes}) {
     for (const auto& [name, units] : *indexes) {
-      if (const IndexDef* index = table.FindIndex(name))
+      if (const IndexDef* index = table.FindIndex(name)) {
         ++consumption.At(table.id, index->id).items_written;
+      }
     }
   }
 }
@@ -83,7 +134,7 @@ std::vector<capacity::Draw> WriteDraws(const TableDef& table, const AttributeVal
   double table_units = use.table_units;
   for (const auto& [name, units] : use.local_indexes) table_units += units;
   std::vector<capacity::Draw> draws;
-  draws.push_back({nullptr, PartitionOf({partition}), table_units * factor});
+  draws.push_back({nullptr, PartitionOf({&partition, 1}), table_units * factor});
   for (const auto& [name, units] : use.global_indexes) {
     draws.push_back({table.FindIndex(name), std::nullopt, units * factor});
   }

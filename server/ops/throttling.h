@@ -11,16 +11,18 @@
 #include <vector>
 
 #include "capacity/governor.h"
+#include "insight/access_patterns.h"
 #include "model/attribute_value.h"
 #include "model/table_def.h"
 #include "server/op_context.h"
 #include "server/ops/common.h"
+#include "server/ops/expression_request.h"
 #include "storage/write.h"
 
 namespace ddbd::server::ops {
 
 // The hash the partition limits know a partition-key value by (of the table or of a GSI).
-uint64_t PartitionOf(const std::vector<AttributeValue>& partition);
+uint64_t PartitionOf(std::span<const AttributeValue> partition);
 
 // A read of the table or `index` (a GSI reads its own capacity, an LSI its table's), in one
 // partition (its key values) or, for a Scan, in none (empty). Hashed only with
@@ -33,21 +35,29 @@ struct ReadSite {
 // ProvisionedThroughputExceededException or ThrottlingException when the read's buckets are
 // empty.
 Status AdmitRead(OpContext& ctx, const ReadSite& site);
-// The items a read found and their sizes, by DynamoDB's measure.
-struct ReadVolume {
+// What a read found, for the metrics and the access-pattern report: the items it read and
+// their sizes (DynamoDB's measure), the items it returned, and how it asked.
+struct ReadFacts {
   uint64_t items = 0;
   uint64_t bytes = 0;
+  uint64_t returned = 0;
+  insight::ReadKind kind = insight::ReadKind::kGet;
+  const ExpressionInputs* expressions = nullptr;  // its filter and projection, if any
+  const AttributeValue* sort = nullptr;           // the item's sort key, for a read of one item
 };
-// Charges what the read consumed (`use`: its table, LSI and GSI units) and records it in the
-// request's consumption, with `volume` on the index read (or else the table).
-void ChargeRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use, ReadVolume volume);
-void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units, ReadVolume volume);
+// Charges what the read consumed (`use`: its table, LSI and GSI units), records it in the
+// request's consumption (`facts` on the index read, or else the table) and in the
+// access-pattern report.
+void ChargeRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use,
+                const ReadFacts& facts);
+void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units, const ReadFacts& facts);
 
-// Records one item write in the request's consumption: the units of its table and of each
-// index it updates, times `factor` (2 in transactions), and — when it was applied, not failed
-// on its condition nor only a condition check — the item and the size of its new image.
-void MeterWrite(OpContext& ctx, const TableDef& table, const storage::WriteOutcome& outcome,
-                double factor, bool check_only = false);
+// Records one item write (`key`) in the request's consumption and the access-pattern report:
+// the units of its table and of each index it updates, times `factor` (2 in transactions),
+// and — when it was applied, not failed on its condition nor only a condition check — the
+// item and the size of its new image.
+void MeterWrite(OpContext& ctx, const TableDef& table, const PrimaryKey& key,
+                const storage::WriteOutcome& outcome, double factor, bool check_only = false);
 
 // What one item write draws: its table (with its LSIs) and each GSI it updates, in its
 // partition, times `factor` (2 in transactions).

@@ -94,8 +94,9 @@ Result<TransactGetOutput> ExecuteTransactGetItems(OpContext& ctx, TransactGetInp
   DDBD_ASSIGN_OR_RETURN(output.outcomes, ctx.db().WriteItems(std::move(reads)));
   for (size_t i = 0; i < sites.size(); ++i) {
     const storage::WriteOutcome& read = output.outcomes[i];
+    const uint64_t found = read.existed ? 1 : 0;
     ChargeRead(ctx, sites[i], 2 * ReadUnits(read.old_size, /*consistent=*/true),
-               {read.existed ? 1u : 0u, read.old_size});
+               {found, read.old_size, found, insight::ReadKind::kGet, nullptr, nullptr});
   }
   output.gets = std::move(in.gets);
   return output;

@@ -224,7 +224,7 @@ Result<TransactWriteOutput> ExecuteTransactWriteItems(OpContext& ctx, TransactWr
                                                    /*transaction=*/true);
                         }));
   for (size_t i = 0; i < output.outcomes.size(); ++i) {
-    MeterWrite(ctx, *tables[i], output.outcomes[i], /*factor=*/2, checks[i]);
+    MeterWrite(ctx, *tables[i], prepared[i].key, output.outcomes[i], /*factor=*/2, checks[i]);
   }
   return output;
 }

@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 MODULES = ["model", "expressions", "partiql", "storage", "vector", "index", "streams", "ttl",
-           "transactions", "backups", "faults", "capacity", "server"]
+           "transactions", "backups", "faults", "capacity", "insight", "server"]
 CHECKED = MODULES + ["tests", "bench"]
 THIRD_PARTY = ("rocksdb/", "hnswlib/", "boost/", "simdjson", "zlib.h", "openssl/", "xxhash.h",
                "gtest/", "gmock/", "benchmark/")

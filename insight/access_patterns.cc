@@ -1,0 +1,312 @@
+// Recording accesses and building the access-pattern report.
+#include "insight/access_patterns.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+namespace ddbd::insight {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr double kSecondsPerMonth = 730.0 * 3600;  // AWS prices a month as 730 hours
+constexpr size_t kHotKeysShown = 5;
+
+// A key value as people read it: a string as is, a number's text, a binary's first bytes in
+// hex; long values cut at 64 bytes.
+std::string KeyText(const AttributeValue& value) {
+  constexpr size_t kLongest = 64;
+  if (value.type() != AttributeType::kB) {
+    const std::string& text = value.scalar();
+    return text.size() <= kLongest ? text : text.substr(0, kLongest) + "…";
+  }
+  std::string hex = "0x";
+  const std::string& bytes = value.scalar();
+  for (size_t i = 0; i < bytes.size() && i < kLongest / 2; ++i) {
+    char digits[3];
+    std::snprintf(digits, sizeof digits, "%02x", static_cast<unsigned char>(bytes[i]));
+    hex += digits;
+  }
+  return bytes.size() > kLongest / 2 ? hex + "…" : hex;
+}
+
+std::string KeysText(std::span<const AttributeValue> values) {
+  std::string text;
+  for (const AttributeValue& value : values) {
+    if (!text.empty()) text += ", ";
+    text += KeyText(value);
+  }
+  return text;
+}
+
+// Combines a partition hash with a sort key into an item's hash.
+uint64_t ItemHash(uint64_t partition_hash, const AttributeValue* sort) {
+  if (!sort) return partition_hash;
+  return partition_hash ^ (std::hash<std::string>()(sort->scalar()) * 0x9e3779b97f4a7c15ULL);
+}
+
+// Units per second: the peak of any one-second window, by the steady clock.
+struct PeakRate {
+  int64_t second = -1;
+  double in_second = 0;
+  double peak = 0;
+  void Add(double units, int64_t now_second) {
+    if (now_second != second) {
+      second = now_second;
+      in_second = 0;
+    }
+    in_second += units;
+    peak = std::max(peak, in_second);
+  }
+};
+
+}  // namespace
+
+struct AccessPatterns::Site {
+  std::map<std::string, uint64_t, std::less<>> operations;
+  uint64_t gets = 0, queries = 0, scans = 0, filtered_queries = 0, filtered_scans = 0;
+  uint64_t items_read = 0, items_returned = 0, writes = 0, throttled = 0;
+  uint64_t filtered_items_read = 0, filtered_items_returned = 0;
+  double read_units = 0, write_units = 0;
+  PeakRate read_rate, write_rate;
+  std::optional<Clock::time_point> first, last;
+  TopKeys partitions_read, partitions_written, items_read_keys, items_written_keys;
+  std::vector<uint64_t> item_sizes = std::vector<uint64_t>(std::size(kItemSizeBounds), 0);
+  uint64_t largest_item = 0;
+  bool any_read = false;
+  std::optional<size_t> widest_read = 0;  // nullopt once a read asked for everything
+
+  int64_t Touch() {
+    const Clock::time_point now = Clock::now();
+    if (!first) first = now;
+    last = now;
+    return std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+  }
+};
+
+AccessPatterns::AccessPatterns() = default;
+AccessPatterns::~AccessPatterns() = default;
+
+AccessPatterns::Site& AccessPatterns::At(uint64_t table_id, uint64_t index_id) {
+  std::unique_ptr<Site>& site = sites_[{table_id, index_id}];
+  if (!site) site = std::make_unique<Site>();
+  return *site;
+}
+
+void AccessPatterns::RecordRead(const ReadEvent& read) {
+  std::lock_guard lock(mutex_);
+  Site& site = At(read.table_id, read.index_id);
+  site.read_rate.Add(read.units, site.Touch());
+  site.read_units += read.units;
+  site.items_read += read.items_read;
+  site.items_returned += read.items_returned;
+  if (read.filtered) {
+    site.filtered_items_read += read.items_read;
+    site.filtered_items_returned += read.items_returned;
+  }
+  site.any_read = true;
+  switch (read.kind) {
+    case ReadKind::kGet:
+      ++site.gets;
+      break;
+    case ReadKind::kQuery:
+      ++site.queries;
+      site.filtered_queries += read.filtered;
+      break;
+    case ReadKind::kScan:
+      ++site.scans;
+      site.filtered_scans += read.filtered;
+      break;
+  }
+  if (!read.attributes_asked) {
+    site.widest_read.reset();
+  } else if (site.widest_read) {
+    site.widest_read = std::max(*site.widest_read, *read.attributes_asked);
+  }
+  if (read.partition.empty()) return;
+  site.partitions_read.Add(read.partition_hash, read.units,
+                           [&] { return KeysText(read.partition); });
+  // Items are told apart from their partitions only by a sort key.
+  if (read.kind == ReadKind::kGet && read.sort) {
+    site.items_read_keys.Add(ItemHash(read.partition_hash, read.sort), read.units, [&] {
+      return KeysText(read.partition) + " / " + KeyText(*read.sort);
+    });
+  }
+}
+
+void AccessPatterns::RecordWrite(const WriteEvent& write) {
+  std::lock_guard lock(mutex_);
+  Site& site = At(write.table_id, 0);
+  site.write_rate.Add(write.units, site.Touch());
+  site.write_units += write.units;
+  ++site.writes;
+  const auto bucket =
+      std::lower_bound(std::begin(kItemSizeBounds), std::end(kItemSizeBounds), write.item_size);
+  if (write.item_size > 0 && bucket != std::end(kItemSizeBounds)) {
+    ++site.item_sizes[bucket - std::begin(kItemSizeBounds)];
+  }
+  site.largest_item = std::max(site.largest_item, write.item_size);
+  if (write.partition) {
+    site.partitions_written.Add(write.partition_hash, write.units,
+                                [&] { return KeyText(*write.partition); });
+    if (write.sort) {
+      site.items_written_keys.Add(ItemHash(write.partition_hash, write.sort), write.units, [&] {
+        return KeyText(*write.partition) + " / " + KeyText(*write.sort);
+      });
+    }
+  }
+  for (const auto& [index_id, units] : write.global_indexes) {
+    Site& index = At(write.table_id, index_id);
+    index.write_rate.Add(units, index.Touch());
+    index.write_units += units;
+    ++index.writes;
+  }
+}
+
+void AccessPatterns::RecordRequest(std::span<const uint64_t> table_ids, std::string_view operation,
+                                   bool throttled) {
+  std::lock_guard lock(mutex_);
+  for (uint64_t table_id : table_ids) {
+    Site& site = At(table_id, 0);
+    site.Touch();
+    auto found = site.operations.find(operation);
+    if (found == site.operations.end()) found = site.operations.emplace(operation, 0).first;
+    ++found->second;
+    site.throttled += throttled;
+  }
+}
+
+void AccessPatterns::Prune(const std::vector<std::shared_ptr<const TableDef>>& live) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(sites_, [&](const auto& entry) {
+    return std::none_of(live.begin(), live.end(),
+                        [&](const auto& table) { return table->id == entry.first.first; });
+  });
+}
+
+namespace {
+
+SiteReport ReportOf(const AccessPatterns::Site* site, std::string index, std::string kind,
+                    std::string projection);
+
+std::string_view ProjectionName(ProjectionType projection) {
+  switch (projection) {
+    case ProjectionType::kAll:
+      return "ALL";
+    case ProjectionType::kKeysOnly:
+      return "KEYS_ONLY";
+    case ProjectionType::kInclude:
+      return "INCLUDE";
+  }
+  return "ALL";
+}
+
+}  // namespace
+
+std::vector<NamespaceReport> AccessPatterns::Report(
+    const std::vector<std::shared_ptr<const TableDef>>& tables,
+    const std::vector<std::pair<uint64_t, uint64_t>>& counts_and_sizes,
+    const std::function<std::string(std::string_view)>& namespace_of, const Prices& prices) {
+  std::lock_guard lock(mutex_);
+  auto find = [&](uint64_t table_id, uint64_t index_id) -> const Site* {
+    const auto found = sites_.find({table_id, index_id});
+    return found == sites_.end() ? nullptr : found->second.get();
+  };
+  std::map<std::string, NamespaceReport> by_namespace;
+  for (size_t t = 0; t < tables.size(); ++t) {
+    const TableDef& table = *tables[t];
+    TableReport report;
+    report.name = table.name;
+    report.billing_mode =
+        table.billing_mode == BillingMode::kPayPerRequest ? "PAY_PER_REQUEST" : "PROVISIONED";
+    std::tie(report.item_count, report.size_bytes) = counts_and_sizes[t];
+    report.sites.push_back(ReportOf(find(table.id, 0), "", "TABLE", ""));
+    for (const IndexDef& index : table.indexes) {
+      const char* kind = index.IsVector() ? "VECTOR" : index.local ? "LSI" : "GSI";
+      report.sites.push_back(ReportOf(find(table.id, index.id), index.name, kind,
+                                      std::string(ProjectionName(index.projection))));
+    }
+    report.cost = CostOf(report, prices);
+    NamespaceReport& space = by_namespace[namespace_of(table.scope)];
+    space.tables.push_back(std::move(report));
+  }
+  std::vector<NamespaceReport> reports;
+  for (auto& [name, space] : by_namespace) {
+    space.name = name;
+    std::sort(space.tables.begin(), space.tables.end(),
+              [](const TableReport& a, const TableReport& b) { return a.name < b.name; });
+    for (const TableReport& table : space.tables) {
+      std::vector<Finding> found = Findings(table);
+      space.findings.insert(space.findings.end(), found.begin(), found.end());
+    }
+    reports.push_back(std::move(space));
+  }
+  return reports;
+}
+
+namespace {
+
+SiteReport ReportOf(const AccessPatterns::Site* site, std::string index, std::string kind,
+                    std::string projection) {
+  SiteReport report;
+  report.index = std::move(index);
+  report.kind = std::move(kind);
+  report.projection = std::move(projection);
+  report.item_sizes.assign(std::size(kItemSizeBounds), 0);
+  report.widest_read = 0;
+  if (!site) return report;
+  report.operations.insert(site->operations.begin(), site->operations.end());
+  report.gets = site->gets;
+  report.queries = site->queries;
+  report.scans = site->scans;
+  report.filtered_queries = site->filtered_queries;
+  report.filtered_scans = site->filtered_scans;
+  report.items_read = site->items_read;
+  report.items_returned = site->items_returned;
+  report.filtered_items_read = site->filtered_items_read;
+  report.filtered_items_returned = site->filtered_items_returned;
+  report.writes = site->writes;
+  report.throttled = site->throttled;
+  report.read_units = site->read_units;
+  report.write_units = site->write_units;
+  report.peak_read_units_per_second = site->read_rate.peak;
+  report.peak_write_units_per_second = site->write_rate.peak;
+  if (site->first) {
+    report.observed_seconds = std::chrono::duration<double>(*site->last - *site->first).count();
+  }
+  report.hot_partitions_by_reads = site->partitions_read.Top(kHotKeysShown);
+  report.hot_partitions_by_writes = site->partitions_written.Top(kHotKeysShown);
+  report.hot_items_by_reads = site->items_read_keys.Top(kHotKeysShown);
+  report.hot_items_by_writes = site->items_written_keys.Top(kHotKeysShown);
+  report.partition_read_total = site->partitions_read.total();
+  report.partition_write_total = site->partitions_written.total();
+  report.item_sizes = site->item_sizes;
+  report.largest_item = site->largest_item;
+  report.widest_read = site->widest_read;
+  report.any_read = site->any_read;
+  return report;
+}
+
+}  // namespace
+
+Cost CostOf(const TableReport& table, const Prices& prices) {
+  Cost cost;
+  for (const SiteReport& site : table.sites) {
+    // Rates over at least a second: a test's burst is priced as if it lasted one.
+    const double seconds = std::max(1.0, site.observed_seconds);
+    cost.on_demand_per_month += (site.read_units * prices.on_demand_read_per_million +
+                                 site.write_units * prices.on_demand_write_per_million) /
+                                1e6 / seconds * kSecondsPerMonth;
+    cost.provisioned_per_month +=
+        (std::ceil(site.peak_read_units_per_second) * prices.provisioned_read_per_hour +
+         std::ceil(site.peak_write_units_per_second) * prices.provisioned_write_per_hour) *
+        730.0;
+  }
+  cost.storage_per_month =
+      static_cast<double>(table.size_bytes) / (1024.0 * 1024 * 1024) * prices.storage_per_gb_month;
+  return cost;
+}
+
+}  // namespace ddbd::insight

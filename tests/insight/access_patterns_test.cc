@@ -1,0 +1,130 @@
+#include "insight/access_patterns.h"
+
+#include <gtest/gtest.h>
+
+namespace ddbd::insight {
+namespace {
+
+TEST(TopKeysTest, KeepsTheHeaviestKeysWithinCapacityAndReportsCertainWeights) {
+  TopKeys top(3);
+  int labels_made = 0;
+  auto add = [&](uint64_t key, double weight) {
+    top.Add(key, weight, [&] {
+      ++labels_made;
+      return "k" + std::to_string(key);
+    });
+  };
+  for (int i = 0; i < 10; ++i) add(1, 1);  // heavy
+  add(2, 1);
+  add(3, 1);
+  add(4, 1);  // replaces a lightest (weight 1), inheriting it as its error
+  for (int i = 0; i < 5; ++i) add(5, 1);
+  EXPECT_DOUBLE_EQ(top.total(), 18);
+  const auto heaviest = top.Top(2);
+  ASSERT_EQ(heaviest.size(), 2u);
+  EXPECT_EQ(heaviest[0].label, "k1");
+  EXPECT_DOUBLE_EQ(heaviest[0].weight, 10);
+  EXPECT_EQ(heaviest[1].label, "k5");
+  EXPECT_GE(heaviest[1].weight, 1);  // a lower bound of its true 5
+  EXPECT_LE(heaviest[1].weight, 5);
+  // A label is made when a key is newly kept, never for a key already kept.
+  EXPECT_EQ(labels_made, 5);
+}
+
+SiteReport Site(std::string kind, std::string index = "", std::string projection = "") {
+  SiteReport site;
+  site.kind = std::move(kind);
+  site.index = std::move(index);
+  site.projection = std::move(projection);
+  site.item_sizes.assign(std::size(kItemSizeBounds), 0);
+  site.widest_read = 0;
+  return site;
+}
+
+std::vector<std::string> Codes(const TableReport& table) {
+  std::vector<std::string> codes;
+  for (const Finding& finding : Findings(table)) codes.push_back(finding.code);
+  return codes;
+}
+
+TEST(FindingsTest, EachRuleFiresAtItsThresholdAndNotBelow) {
+  TableReport table;
+  table.name = "Orders";
+  table.sites.push_back(Site("TABLE"));
+  SiteReport& base = table.sites.back();
+  EXPECT_EQ(Codes(table), std::vector<std::string>{});
+
+  base.scans = 9;  // fewer than 10
+  EXPECT_EQ(Codes(table), std::vector<std::string>{});
+  base.scans = 10;
+  base.gets = 41;  // 10 of 51 reads: under a fifth
+  EXPECT_EQ(Codes(table), std::vector<std::string>{});
+  base.gets = 40;  // 10 of 50: a fifth
+  EXPECT_EQ(Codes(table), std::vector<std::string>{"scan-on-frequent-path"});
+  base.scans = 0;
+
+  base.hot_partitions_by_writes = {{1, "tenant#1", 10, 0}};
+  base.partition_write_total = 20;
+  base.writes = 9;  // fewer than 10 requests
+  EXPECT_EQ(Codes(table), std::vector<std::string>{});
+  base.writes = 10;
+  base.partition_write_total = 19;  // under 20 units
+  EXPECT_EQ(Codes(table), std::vector<std::string>{});
+  base.partition_write_total = 20;  // 10 of 20: half
+  const std::vector<Finding> hot = Findings(table);
+  ASSERT_EQ(hot.size(), 1u);
+  EXPECT_EQ(hot[0].message,
+            "Partition key value \"tenant#1\" took 50% of the write units of table Orders (10 of "
+            "20): one partition key value serves at most 1,000 write units a second however "
+            "much capacity the table has. Spread this traffic over more key values (a suffix, "
+            "a finer key).");
+  base.partition_write_total = 21;
+  EXPECT_EQ(Codes(table), std::vector<std::string>{});
+
+  base.filtered_items_read = 100;
+  base.filtered_items_returned = 20;  // a fifth: not wasteful yet
+  EXPECT_EQ(Codes(table), std::vector<std::string>{});
+  base.filtered_items_returned = 19;
+  EXPECT_EQ(Codes(table), std::vector<std::string>{"wasteful-filter"});
+  base.filtered_items_read = 0;
+  base.filtered_items_returned = 0;
+
+  base.largest_item = 300 * 1024 - 1;
+  EXPECT_EQ(Codes(table), std::vector<std::string>{});
+  base.largest_item = 300 * 1024;
+  EXPECT_EQ(Codes(table), std::vector<std::string>{"large-items"});
+  base.largest_item = 0;
+
+  table.sites.push_back(Site("GSI", "ByStatus", "ALL"));
+  SiteReport& gsi = table.sites.back();
+  gsi.writes = 10;
+  EXPECT_EQ(Codes(table), std::vector<std::string>{"unused-index"});
+  gsi.any_read = true;
+  gsi.queries = 5;
+  gsi.widest_read = 3;  // every read asked for 3 attributes or fewer
+  EXPECT_EQ(Codes(table), std::vector<std::string>{"over-projected-index"});
+  gsi.widest_read.reset();  // a read asked for everything
+  EXPECT_EQ(Codes(table), std::vector<std::string>{});
+  gsi.widest_read = 4;
+  EXPECT_EQ(Codes(table), std::vector<std::string>{});
+}
+
+TEST(CostTest, OnDemandAtTheAverageRateProvisionedForTheBusiestSecond) {
+  TableReport table;
+  table.size_bytes = 2LL * 1024 * 1024 * 1024;  // 2 GB
+  table.sites.push_back(Site("TABLE"));
+  SiteReport& base = table.sites.back();
+  base.read_units = 1000;
+  base.write_units = 500;
+  base.observed_seconds = 100;  // 10 read units and 5 write units a second on average
+  base.peak_read_units_per_second = 20.5;
+  base.peak_write_units_per_second = 7;
+  const Cost cost = CostOf(table, Prices{});
+  const double month = 730.0 * 3600;
+  EXPECT_NEAR(cost.on_demand_per_month, (10 * 0.125 + 5 * 0.625) / 1e6 * month, 1e-9);
+  EXPECT_NEAR(cost.provisioned_per_month, (21 * 0.00013 + 7 * 0.00065) * 730, 1e-9);
+  EXPECT_NEAR(cost.storage_per_month, 0.5, 1e-12);
+}
+
+}  // namespace
+}  // namespace ddbd::insight
