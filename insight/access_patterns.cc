@@ -178,6 +178,11 @@ void AccessPatterns::RecordRequest(std::span<const uint64_t> table_ids, std::str
   }
 }
 
+void AccessPatterns::ForgetTable(uint64_t table_id) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(sites_, [&](const auto& entry) { return entry.first.first == table_id; });
+}
+
 void AccessPatterns::Prune(const std::vector<std::shared_ptr<const TableDef>>& live) {
   std::lock_guard lock(mutex_);
   std::erase_if(sites_, [&](const auto& entry) {

@@ -139,7 +139,8 @@ class AccessPatterns {
   // was a throughput exception.
   void RecordRequest(std::span<const uint64_t> table_ids, std::string_view operation,
                      bool throttled);
-  // Forgets the figures of tables that no longer exist.
+  // Forgets the figures of a dropped table, or of every table not in `live`.
+  void ForgetTable(uint64_t table_id);
   void Prune(const std::vector<std::shared_ptr<const TableDef>>& live);
 
   struct Site;  // a table's or index's figures

@@ -93,6 +93,11 @@ void Metrics::CountConsumption(const Consumption& consumption) {
   for (const auto& [site, figures] : consumption.sites()) consumed_[site].Add(figures);
 }
 
+void Metrics::ForgetTable(uint64_t table_id) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(consumed_, [&](const auto& entry) { return entry.first.table_id == table_id; });
+}
+
 void Metrics::CountRequest(std::string_view operation, std::string_view error_type,
                            double seconds) {
   size_t bucket = 0;

@@ -36,6 +36,8 @@ class Metrics {
 
   // What one request consumed, added to its tables' and indexes' totals. Thread-safe.
   void CountConsumption(const Consumption& consumption);
+  // Forgets a dropped table's totals. Thread-safe.
+  void ForgetTable(uint64_t table_id);
 
   // One SearchVectors answered with results. Thread-safe.
   void CountVectorSearch() { vector_searches_.fetch_add(1, std::memory_order_relaxed); }

@@ -78,8 +78,9 @@ void SiteLines(std::string& out, const SiteReport& site, const char* indent) {
 }
 
 void TableLines(std::string& out, const TableReport& table) {
-  out += Format("\nTable %s (%s, %llu items, %s)\n", table.name.c_str(), table.billing_mode.c_str(),
-                static_cast<unsigned long long>(table.item_count), Size(table.size_bytes).c_str());
+  out += Format("\nTable %s (%s, %llu item%s, %s)\n", table.name.c_str(),
+                table.billing_mode.c_str(), static_cast<unsigned long long>(table.item_count),
+                table.item_count == 1 ? "" : "s", Size(table.size_bytes).c_str());
   std::string operations;
   for (const auto& [operation, count] : table.sites.front().operations) {
     operations += Format("%s%s %llu", operations.empty() ? "" : ", ", operation.c_str(),

@@ -40,6 +40,9 @@ Status DropTable(OpContext& ctx, const TableDef& table) {
   for (const auto& index : table.indexes) {
     if (index.IsVector()) ctx.service().vectors().Drop(index.id);
   }
+  // Their figures go with the table, whether or not anyone reads them again.
+  ctx.service().metrics().ForgetTable(table.id);
+  ctx.service().access_patterns().ForgetTable(table.id);
   return OkStatus();
 }
 

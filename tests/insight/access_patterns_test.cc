@@ -126,5 +126,24 @@ TEST(CostTest, OnDemandAtTheAverageRateProvisionedForTheBusiestSecond) {
   EXPECT_NEAR(cost.storage_per_month, 0.5, 1e-12);
 }
 
+TEST(AccessPatternsTest, ADroppedTablesFiguresAreForgotten) {
+  AccessPatterns patterns;
+  auto table = std::make_shared<TableDef>();
+  table->id = 7;
+  table->name = "Orders";
+  const AttributeValue key = AttributeValue::String("tenant#1");
+  patterns.RecordWrite({7, &key, nullptr, 42, 100, 1, {}});
+  const uint64_t id = 7;
+  patterns.RecordRequest({&id, 1}, "PutItem", false);
+  auto writes = [&] {
+    const auto report = patterns.Report(
+        {table}, {{1, 100}}, [](std::string_view) { return std::string("default"); }, Prices{});
+    return report.at(0).tables.at(0).sites.at(0).writes;
+  };
+  EXPECT_EQ(writes(), 1u);
+  patterns.ForgetTable(7);
+  EXPECT_EQ(writes(), 0u);  // a table of that id starts from nothing
+}
+
 }  // namespace
 }  // namespace ddbd::insight

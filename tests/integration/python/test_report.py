@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from conftest import DdbdProcess
+from conftest import DdbdProcess, raw_call
 
 SIZE = 34  # "pk"+"tenant#N" 10, "sk"+"NN" 4, "status"+"open" 10, "customer"+"cN" 10
 
@@ -205,6 +205,34 @@ def test_report_on_exit_writes_the_text_report(tmp_path):
         served, _ = report(server, "?format=text")
         server.stop(signal.SIGTERM)
         assert target.read_text() == served
-        assert "\nTable Exit (PAY_PER_REQUEST, 1 items, 3 B)\n  requests: PutItem 1\n" in served
+        assert "\nTable Exit (PAY_PER_REQUEST, 1 item, 3 B)\n  requests: PutItem 1\n" in served
+    finally:
+        server.cleanup()
+
+
+def test_throttled_requests_are_counted_under_enforce_capacity():
+    server = DdbdProcess("--in-memory", "--enforce-capacity").start()
+    try:
+        client = server.client()
+        client.create_table(TableName="Tight", BillingMode="PROVISIONED",
+                            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                            ProvisionedThroughput={"ReadCapacityUnits": 1,
+                                                   "WriteCapacityUnits": 1})
+        assert server.control("PUT", "/ddbd/clock", {"Run": False})[0] == 200  # no refill
+        for i in range(300):  # the burst: 300 seconds of one write unit
+            client.put_item(TableName="Tight", Item={"pk": {"S": str(i)}})
+        for _ in range(2):  # one request each (no SDK retries)
+            status, _, body = raw_call(server.endpoint, "PutItem",
+                                       {"TableName": "Tight", "Item": {"pk": {"S": "more"}}})
+            assert (status, json.loads(body)["__type"].split("#")[1]) == (
+                400, "ProvisionedThroughputExceededException")
+        tight = next(t for s in json.loads(report(server)[0])["Namespaces"]
+                     for t in s["Tables"] if t["TableName"] == "Tight")
+        assert tight["Operations"] == {"PutItem": 302}
+        assert (tight["Table"]["Writes"], tight["Table"]["WriteUnits"],
+                tight["Table"]["Throttled"]) == (300, 300.0, 2)
+        text, _ = report(server, "?format=text")
+        assert "; 2 requests throttled\n" in text
     finally:
         server.cleanup()
