@@ -84,6 +84,18 @@ struct VectorSpec {
   friend bool operator==(const VectorSpec&, const VectorSpec&) = default;
 };
 
+// Contributor Insights on a table or a GSI (UpdateContributorInsights); absent until first
+// configured. The status DynamoDB reports (ENABLING, ENABLED, DISABLING, DISABLED) follows
+// from `enabled` and how long ago `updated_ms` was (the transient-status delay).
+enum class InsightsMode : uint8_t { kAccessedAndThrottledKeys = 1, kThrottledKeys = 2 };
+struct ContributorInsights {
+  bool enabled = false;
+  InsightsMode mode = InsightsMode::kAccessedAndThrottledKeys;
+  int64_t updated_ms = 0;        // the last change of status or mode (LastUpdateDateTime)
+  int64_t rules_created_ms = 0;  // when last enabled from disabled: the rule names' suffix
+  friend bool operator==(const ContributorInsights&, const ContributorInsights&) = default;
+};
+
 // A global or local secondary index, or a vector index (`vector` set). GSIs may have
 // multi-attribute keys: up to four partition and up to four sort attributes; LSIs have
 // exactly one of each; a vector index has no sort key and at most one partition key (its
@@ -98,9 +110,10 @@ struct IndexDef {
   std::vector<std::string> non_key_attributes;  // kInclude
   IndexStatus status = IndexStatus::kActive;
   bool backfilling = false;
-  Throughput throughput;             // GSIs of provisioned tables
-  OnDemandThroughput on_demand;      // GSIs of on-demand tables
-  std::optional<VectorSpec> vector;  // vector indexes
+  Throughput throughput;                                    // GSIs of provisioned tables
+  OnDemandThroughput on_demand;                             // GSIs of on-demand tables
+  std::optional<VectorSpec> vector;                         // vector indexes
+  std::optional<ContributorInsights> contributor_insights;  // GSIs
 
   bool IsVector() const { return vector.has_value(); }
   bool HasKeyAttribute(std::string_view attribute) const {
@@ -171,6 +184,7 @@ struct TableDef {
   // Whether the expiry keyspace holds every item's expiry (true once the backfill that
   // enabling Time to Live starts has finished; items written since are always in it).
   bool ttl_indexed = false;
+  std::optional<ContributorInsights> contributor_insights;
   // Every stream the table has had, oldest first; the last one is the current stream.
   std::vector<StreamSpec> streams;
   // Point-in-time recovery (UpdateContinuousBackups): when it was enabled (0 while it is

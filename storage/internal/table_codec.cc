@@ -26,14 +26,15 @@ enum Field : uint64_t {
   kDeletionProtection = 14,
   kTableClass = 15,
   kSse = 16,
-  kTag = 17,           // repeated
-  kIndex = 18,         // repeated: a nested record of IndexField
-  kOnDemand = 19,      // written only when a maximum is set
-  kTtlAttribute = 20,  // written only while Time to Live is enabled
-  kStream = 21,        // repeated, oldest first
-  kPitr = 22,          // written only while point-in-time recovery is enabled
-  kRestoredFrom = 23,  // tables restored from a backup only
-  kTtlIndexed = 24,    // written once the expiry keyspace holds every item (TTL enabled)
+  kTag = 17,                  // repeated
+  kIndex = 18,                // repeated: a nested record of IndexField
+  kOnDemand = 19,             // written only when a maximum is set
+  kTtlAttribute = 20,         // written only while Time to Live is enabled
+  kStream = 21,               // repeated, oldest first
+  kPitr = 22,                 // written only while point-in-time recovery is enabled
+  kRestoredFrom = 23,         // tables restored from a backup only
+  kTtlIndexed = 24,           // written once the expiry keyspace holds every item (TTL enabled)
+  kContributorInsights = 25,  // written once Contributor Insights has been configured
 };
 
 // Stored on disk: never renumber.
@@ -48,9 +49,27 @@ enum IndexField : uint64_t {
   kIndexStatus = 8,
   kIndexBackfilling = 9,
   kIndexThroughput = 10,
-  kIndexOnDemand = 11,  // written only when a maximum is set
-  kIndexVector = 12,    // vector indexes only
+  kIndexOnDemand = 11,             // written only when a maximum is set
+  kIndexVector = 12,               // vector indexes only
+  kIndexContributorInsights = 13,  // as the table's field 25
 };
+
+std::string EncodeInsights(const ContributorInsights& insights) {
+  std::string payload;
+  ByteWriter w(payload);
+  w.Byte(insights.enabled ? 1 : 0);
+  w.Byte(static_cast<uint8_t>(insights.mode));
+  w.SignedVarint(insights.updated_ms);
+  w.SignedVarint(insights.rules_created_ms);
+  return payload;
+}
+
+void DecodeInsights(ByteReader& in, ContributorInsights& insights) {
+  insights.enabled = in.Byte() != 0;
+  insights.mode = static_cast<InsightsMode>(in.Byte());
+  insights.updated_ms = in.SignedVarint();
+  insights.rules_created_ms = in.SignedVarint();
+}
 
 class FieldWriter {
  public:
@@ -174,6 +193,9 @@ std::string EncodeIndex(const IndexDef& index) {
   fields.Put(kIndexThroughput, EncodeThroughput(index.throughput));
   if (index.on_demand.IsSet()) fields.Put(kIndexOnDemand, EncodeOnDemand(index.on_demand));
   if (index.vector) fields.Put(kIndexVector, EncodeVectorSpec(*index.vector));
+  if (index.contributor_insights) {
+    fields.Put(kIndexContributorInsights, EncodeInsights(*index.contributor_insights));
+  }
   return out;
 }
 
@@ -231,6 +253,9 @@ bool DecodeIndex(std::string_view bytes, IndexDef& index) {
       case kIndexVector:
         ok = DecodeVectorSpec(in, index.vector.emplace());
         break;
+      case kIndexContributorInsights:
+        DecodeInsights(in, index.contributor_insights.emplace());
+        break;
       default:
         break;  // a field written by a newer ddbd
     }
@@ -267,6 +292,9 @@ std::string EncodeTableDef(const TableDef& t) {
   if (t.on_demand.IsSet()) fields.Put(kOnDemand, EncodeOnDemand(t.on_demand));
   if (t.ttl_attribute) fields.Put(kTtlAttribute, *t.ttl_attribute);
   if (t.ttl_indexed) fields.PutInt(kTtlIndexed, 1);
+  if (t.contributor_insights) {
+    fields.Put(kContributorInsights, EncodeInsights(*t.contributor_insights));
+  }
   if (t.pitr_enabled_ms != 0) {
     std::string payload;
     ByteWriter w(payload);
@@ -365,6 +393,9 @@ std::optional<bool> DecodeSettingField(uint64_t field, std::string_view payload,
     case kPitr:
       t.pitr_enabled_ms = in.SignedVarint();
       t.pitr_recovery_days = in.SignedVarint();
+      break;
+    case kContributorInsights:
+      DecodeInsights(in, t.contributor_insights.emplace());
       break;
     case kSse:
       t.sse.enabled = in.Bytes() == "1";

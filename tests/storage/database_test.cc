@@ -180,6 +180,9 @@ TEST(TableCodecTest, RoundTripsEveryField) {
   global.backfilling = true;
   global.throughput = {1, 2, 3, 4, 5};
   global.on_demand = {-1, 70};
+  global.contributor_insights = ContributorInsights{true, InsightsMode::kThrottledKeys, 17, 11};
+  table.contributor_insights =
+      ContributorInsights{false, InsightsMode::kAccessedAndThrottledKeys, 1700000000888, 5};
   IndexDef local;
   local.id = 44;
   local.name = "ByPrice";
