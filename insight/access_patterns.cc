@@ -196,18 +196,6 @@ namespace {
 SiteReport ReportOf(const AccessPatterns::Site* site, std::string index, std::string kind,
                     std::string projection);
 
-std::string_view ProjectionName(ProjectionType projection) {
-  switch (projection) {
-    case ProjectionType::kAll:
-      return "ALL";
-    case ProjectionType::kKeysOnly:
-      return "KEYS_ONLY";
-    case ProjectionType::kInclude:
-      return "INCLUDE";
-  }
-  return "ALL";
-}
-
 }  // namespace
 
 std::vector<NamespaceReport> AccessPatterns::Report(
@@ -231,7 +219,7 @@ std::vector<NamespaceReport> AccessPatterns::Report(
     for (const IndexDef& index : table.indexes) {
       const char* kind = index.IsVector() ? "VECTOR" : index.local ? "LSI" : "GSI";
       report.sites.push_back(ReportOf(find(table.id, index.id), index.name, kind,
-                                      std::string(ProjectionName(index.projection))));
+                                      std::string(ProjectionTypeName(index.projection))));
     }
     report.cost = CostOf(report, prices);
     NamespaceReport& space = by_namespace[namespace_of(table.scope)];

@@ -107,4 +107,16 @@ PrimaryKey KeyOf(const TableDef& table, const AttributeMap& item) {
   return key;
 }
 
+std::string_view ProjectionTypeName(ProjectionType type) {
+  switch (type) {
+    case ProjectionType::kAll:
+      return "ALL";
+    case ProjectionType::kKeysOnly:
+      return "KEYS_ONLY";
+    case ProjectionType::kInclude:
+      return "INCLUDE";
+  }
+  return "ALL";
+}
+
 }  // namespace ddbd

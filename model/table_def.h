@@ -67,6 +67,8 @@ struct SseDescription {
 
 // Stored on disk (catalog): never renumber.
 enum class ProjectionType : uint8_t { kAll = 1, kKeysOnly = 2, kInclude = 3 };
+// The wire name of a projection type: "ALL", "KEYS_ONLY", "INCLUDE".
+std::string_view ProjectionTypeName(ProjectionType type);
 enum class IndexStatus : uint8_t { kCreating = 1, kActive = 2, kDeleting = 3, kUpdating = 4 };
 
 // Stored on disk (catalog): never renumber.

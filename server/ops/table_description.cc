@@ -48,18 +48,6 @@ void WriteOnDemand(wire::JsonWriter& out, const OnDemandThroughput& on_demand) {
   out.EndObject();
 }
 
-std::string_view ProjectionTypeName(ProjectionType type) {
-  switch (type) {
-    case ProjectionType::kAll:
-      return "ALL";
-    case ProjectionType::kKeysOnly:
-      return "KEYS_ONLY";
-    case ProjectionType::kInclude:
-      return "INCLUDE";
-  }
-  return "ALL";
-}
-
 std::string_view IndexStatusName(IndexStatus status) {
   switch (status) {
     case IndexStatus::kCreating:
