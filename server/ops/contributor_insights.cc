@@ -103,7 +103,9 @@ Result<std::string> UpdateContributorInsights(OpContext& ctx, const Request& req
   DDBD_ASSIGN_OR_RETURN(auto action,
                         ReadEnum(req.body, "ContributorInsightsAction", "contributorInsightsAction",
                                  {"ENABLE", "DISABLE"}, errors));
-  if (!action) errors.NotNull("contributorInsightsAction");
+  if (!wire::Member(req.body, "ContributorInsightsAction")) {
+    errors.NotNull("contributorInsightsAction");
+  }
   DDBD_ASSIGN_OR_RETURN(auto mode_name,
                         ReadEnum(req.body, "ContributorInsightsMode", "contributorInsightsMode",
                                  {"ACCESSED_AND_THROTTLED_KEYS", "THROTTLED_KEYS"}, errors));

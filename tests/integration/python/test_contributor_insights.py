@@ -150,8 +150,10 @@ def test_refusals(server):
         "ResourceNotFoundException")
     code, message = error(client.update_contributor_insights, TableName="Music",
                           ContributorInsightsAction="ON")
-    assert code == "ValidationException"
-    assert "Member must satisfy enum value set: [ENABLE, DISABLE]" in message
+    assert (code, message) == (
+        "ValidationException",
+        "1 validation error detected: Value 'ON' at 'contributorInsightsAction' failed to "
+        "satisfy constraint: Member must satisfy enum value set: [ENABLE, DISABLE]")
     code, message = error(client.list_contributor_insights, MaxResults=101)
     assert code == "ValidationException"
     assert "Member must have value less than or equal to 100" in message
