@@ -30,11 +30,12 @@ SIGNED = ("AWS4-HMAC-SHA256 Credential=AKIDTEST/20260101/us-east-1/dynamodb/aws4
 OPERATIONS = {
     "dynamodb": ["BatchExecuteStatement", "BatchGetItem", "BatchWriteItem", "CreateBackup",
                  "CreateTable", "DeleteBackup", "DeleteItem", "DeleteTable", "DescribeBackup",
-                 "DescribeContinuousBackups", "DescribeEndpoints", "DescribeLimits",
-                 "DescribeTable", "DescribeTimeToLive", "ExecuteStatement", "ExecuteTransaction",
-                 "GetItem", "ListBackups", "ListTables", "ListTagsOfResource", "PutItem", "Query",
-                 "RestoreTableFromBackup", "Scan", "TagResource", "TransactGetItems",
-                 "TransactWriteItems", "UntagResource", "UpdateContinuousBackups", "UpdateItem",
+                 "DescribeContinuousBackups", "DescribeContributorInsights", "DescribeEndpoints",
+                 "DescribeLimits", "DescribeTable", "DescribeTimeToLive", "ExecuteStatement",
+                 "ExecuteTransaction", "GetItem", "ListBackups", "ListContributorInsights",
+                 "ListTables", "ListTagsOfResource", "PutItem", "Query", "RestoreTableFromBackup",
+                 "Scan", "TagResource", "TransactGetItems", "TransactWriteItems", "UntagResource",
+                 "UpdateContinuousBackups", "UpdateContributorInsights", "UpdateItem",
                  "UpdateTable", "UpdateTimeToLive"],
     "dynamodbstreams": ["DescribeStream", "GetRecords", "GetShardIterator", "ListStreams"],
 }
