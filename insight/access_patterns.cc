@@ -216,10 +216,14 @@ std::vector<NamespaceReport> AccessPatterns::Report(
         table.billing_mode == BillingMode::kPayPerRequest ? "PAY_PER_REQUEST" : "PROVISIONED";
     std::tie(report.item_count, report.size_bytes) = counts_and_sizes[t];
     report.sites.push_back(ReportOf(find(table.id, 0), "", "TABLE", ""));
+    report.sites.back().contributor_insights =
+        table.contributor_insights && table.contributor_insights->enabled;
     for (const IndexDef& index : table.indexes) {
       const char* kind = index.IsVector() ? "VECTOR" : index.local ? "LSI" : "GSI";
       report.sites.push_back(ReportOf(find(table.id, index.id), index.name, kind,
                                       std::string(ProjectionTypeName(index.projection))));
+      report.sites.back().contributor_insights =
+          index.contributor_insights && index.contributor_insights->enabled;
     }
     report.cost = CostOf(report, prices);
     NamespaceReport& space = by_namespace[namespace_of(table.scope)];

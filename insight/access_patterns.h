@@ -74,6 +74,7 @@ struct SiteReport {
   std::string index;                           // "" for the table
   std::string kind;                            // "TABLE", "GSI", "LSI" or "VECTOR"
   std::string projection;                      // an index's ProjectionType
+  bool contributor_insights = false;           // enabled on this table or GSI
   std::map<std::string, uint64_t> operations;  // by operation name (tables only)
   uint64_t gets = 0, queries = 0, scans = 0, filtered_queries = 0, filtered_scans = 0;
   uint64_t items_read = 0, items_returned = 0;

@@ -78,6 +78,7 @@ void WriteSite(wire::JsonWriter& out, const SiteReport& site) {
   if (!site.index.empty()) out.Key("IndexName").String(site.index);
   out.Key("Kind").String(site.kind);
   if (!site.projection.empty()) out.Key("Projection").String(site.projection);
+  out.Key("ContributorInsights").Bool(site.contributor_insights);
   out.Key("Gets").Int(site.gets).Key("Queries").Int(site.queries).Key("Scans").Int(site.scans);
   out.Key("FilteredQueries")
       .Int(site.filtered_queries)

@@ -87,11 +87,13 @@ void TableLines(std::string& out, const TableReport& table) {
                          static_cast<unsigned long long>(count));
   }
   if (!operations.empty()) out += "  requests: " + operations + "\n";
+  if (table.sites.front().contributor_insights) out += "  Contributor Insights: enabled\n";
   SiteLines(out, table.sites.front(), "  ");
   for (size_t s = 1; s < table.sites.size(); ++s) {
     const SiteReport& index = table.sites[s];
-    out +=
-        Format("  %s %s (%s)\n", index.kind.c_str(), index.index.c_str(), index.projection.c_str());
+    out += Format("  %s %s (%s%s)\n", index.kind.c_str(), index.index.c_str(),
+                  index.projection.c_str(),
+                  index.contributor_insights ? ", Contributor Insights enabled" : "");
     SiteLines(out, index, "    ");
   }
   out += Format(

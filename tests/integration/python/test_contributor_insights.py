@@ -5,6 +5,7 @@ import json
 import re
 import signal
 import time
+import urllib.request
 
 import botocore.exceptions
 import pytest
@@ -128,6 +129,20 @@ def test_enable_describe_change_mode_disable_and_list(server):
     assert after["ContributorInsightsStatus"] == "DISABLED"
     assert [s["TableName"] for s in client.list_contributor_insights()[
         "ContributorInsightsSummaries"]] == ["Music", "Music"]
+
+    # The access-pattern report says where the rules are on; its hot keys are what they chart.
+    with urllib.request.urlopen(server.endpoint + "/ddbd/report", timeout=30) as answer:
+        tables = {t["TableName"]: t for s in json.loads(answer.read())["Namespaces"]
+                  for t in s["Tables"]}
+    assert tables["Music"]["Table"]["ContributorInsights"] is True
+    assert {i["IndexName"]: i["ContributorInsights"] for i in tables["Music"]["Indexes"]} == {
+        "ByAlbum": True, "ByYear": False}
+    assert tables["Plain"]["Table"]["ContributorInsights"] is False
+    with urllib.request.urlopen(server.endpoint + "/ddbd/report?format=text", timeout=30) as answer:
+        text = answer.read().decode()
+    assert "\nTable Music (PAY_PER_REQUEST, 0 items, 0 B)\n  Contributor Insights: enabled\n" in text
+    assert "\n  GSI ByAlbum (ALL, Contributor Insights enabled)\n" in text
+    assert "\n  LSI ByYear (ALL)\n" in text
 
 
 def test_refusals(server):
