@@ -66,10 +66,7 @@ struct PeakRate {
 
 struct AccessPatterns::Site {
   std::map<std::string, uint64_t, std::less<>> operations;
-  uint64_t gets = 0, queries = 0, scans = 0, filtered_queries = 0, filtered_scans = 0;
-  uint64_t items_read = 0, items_returned = 0, writes = 0, throttled = 0;
-  uint64_t filtered_items_read = 0, filtered_items_returned = 0;
-  double read_units = 0, write_units = 0;
+  SiteCounters counts;
   PeakRate read_rate, write_rate;
   std::optional<Clock::time_point> first, last;
   TopKeys partitions_read, partitions_written, items_read_keys, items_written_keys;
@@ -99,25 +96,25 @@ void AccessPatterns::RecordRead(const ReadEvent& read) {
   std::lock_guard lock(mutex_);
   Site& site = At(read.table_id, read.index_id);
   site.read_rate.Add(read.units, site.Touch());
-  site.read_units += read.units;
-  site.items_read += read.items_read;
-  site.items_returned += read.items_returned;
+  site.counts.read_units += read.units;
+  site.counts.items_read += read.items_read;
+  site.counts.items_returned += read.items_returned;
   if (read.filtered) {
-    site.filtered_items_read += read.items_read;
-    site.filtered_items_returned += read.items_returned;
+    site.counts.filtered_items_read += read.items_read;
+    site.counts.filtered_items_returned += read.items_returned;
   }
   site.any_read = true;
   switch (read.kind) {
     case ReadKind::kGet:
-      ++site.gets;
+      ++site.counts.gets;
       break;
     case ReadKind::kQuery:
-      ++site.queries;
-      site.filtered_queries += read.filtered;
+      ++site.counts.queries;
+      site.counts.filtered_queries += read.filtered;
       break;
     case ReadKind::kScan:
-      ++site.scans;
-      site.filtered_scans += read.filtered;
+      ++site.counts.scans;
+      site.counts.filtered_scans += read.filtered;
       break;
   }
   if (!read.attributes_asked) {
@@ -140,8 +137,8 @@ void AccessPatterns::RecordWrite(const WriteEvent& write) {
   std::lock_guard lock(mutex_);
   Site& site = At(write.table_id, 0);
   site.write_rate.Add(write.units, site.Touch());
-  site.write_units += write.units;
-  ++site.writes;
+  site.counts.write_units += write.units;
+  ++site.counts.writes;
   const auto bucket =
       std::lower_bound(std::begin(kItemSizeBounds), std::end(kItemSizeBounds), write.item_size);
   if (write.item_size > 0 && bucket != std::end(kItemSizeBounds)) {
@@ -160,8 +157,8 @@ void AccessPatterns::RecordWrite(const WriteEvent& write) {
   for (const auto& [index_id, units] : write.global_indexes) {
     Site& index = At(write.table_id, index_id);
     index.write_rate.Add(units, index.Touch());
-    index.write_units += units;
-    ++index.writes;
+    index.counts.write_units += units;
+    ++index.counts.writes;
   }
 }
 
@@ -174,7 +171,7 @@ void AccessPatterns::RecordRequest(std::span<const uint64_t> table_ids, std::str
     auto found = site.operations.find(operation);
     if (found == site.operations.end()) found = site.operations.emplace(operation, 0).first;
     ++found->second;
-    site.throttled += throttled;
+    site.counts.throttled += throttled;
   }
 }
 
@@ -255,19 +252,7 @@ SiteReport ReportOf(const AccessPatterns::Site* site, std::string index, std::st
   report.widest_read = 0;
   if (!site) return report;
   report.operations.insert(site->operations.begin(), site->operations.end());
-  report.gets = site->gets;
-  report.queries = site->queries;
-  report.scans = site->scans;
-  report.filtered_queries = site->filtered_queries;
-  report.filtered_scans = site->filtered_scans;
-  report.items_read = site->items_read;
-  report.items_returned = site->items_returned;
-  report.filtered_items_read = site->filtered_items_read;
-  report.filtered_items_returned = site->filtered_items_returned;
-  report.writes = site->writes;
-  report.throttled = site->throttled;
-  report.read_units = site->read_units;
-  report.write_units = site->write_units;
+  static_cast<SiteCounters&>(report) = site->counts;
   report.peak_read_units_per_second = site->read_rate.peak;
   report.peak_write_units_per_second = site->write_rate.peak;
   if (site->first) {

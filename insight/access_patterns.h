@@ -69,18 +69,22 @@ struct Prices {  // US dollars; defaults are us-east-1's standard table class
   double storage_per_gb_month = 0.25;
 };
 
-// What the report says of a table or an index.
-struct SiteReport {
-  std::string index;                           // "" for the table
-  std::string kind;                            // "TABLE", "GSI", "LSI" or "VECTOR"
-  std::string projection;                      // an index's ProjectionType
-  bool contributor_insights = false;           // enabled on this table or GSI
-  std::map<std::string, uint64_t> operations;  // by operation name (tables only)
+// The counters of a table or index: kept while requests run, reported as they are.
+struct SiteCounters {
   uint64_t gets = 0, queries = 0, scans = 0, filtered_queries = 0, filtered_scans = 0;
   uint64_t items_read = 0, items_returned = 0;
   uint64_t filtered_items_read = 0, filtered_items_returned = 0;  // by reads with a filter
   uint64_t writes = 0, throttled = 0;
   double read_units = 0, write_units = 0;
+};
+
+// What the report says of a table or an index.
+struct SiteReport : SiteCounters {
+  std::string index;                           // "" for the table
+  std::string kind;                            // "TABLE", "GSI", "LSI" or "VECTOR"
+  std::string projection;                      // an index's ProjectionType
+  bool contributor_insights = false;           // enabled on this table or GSI
+  std::map<std::string, uint64_t> operations;  // by operation name (tables only)
   double peak_read_units_per_second = 0, peak_write_units_per_second = 0;
   double observed_seconds = 0;
   std::vector<TopKeys::Entry> hot_partitions_by_reads, hot_partitions_by_writes;
