@@ -2,6 +2,7 @@
 #include "insight/access_patterns.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -62,6 +63,19 @@ struct PeakRate {
   }
 };
 
+// One second of a table's timeline.
+struct TimelineSecond {
+  int64_t epoch_second = -1;
+  uint64_t requests = 0;
+  double read_units = 0, write_units = 0;
+};
+
+int64_t EpochSecondNow() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace
 
 struct AccessPatterns::Site {
@@ -74,6 +88,14 @@ struct AccessPatterns::Site {
   uint64_t largest_item = 0;
   bool any_read = false;
   std::optional<size_t> widest_read = 0;  // nullopt once a read asked for everything
+  std::array<TimelineSecond, kTimelineSeconds> timeline;  // a ring, by epoch second
+
+  TimelineSecond& ThisSecond() {
+    const int64_t now = EpochSecondNow();
+    TimelineSecond& second = timeline[static_cast<uint64_t>(now) % kTimelineSeconds];
+    if (second.epoch_second != now) second = TimelineSecond{now};
+    return second;
+  }
 
   int64_t Touch() {
     const Clock::time_point now = Clock::now();
@@ -97,6 +119,7 @@ void AccessPatterns::RecordRead(const ReadEvent& read) {
   Site& site = At(read.table_id, read.index_id);
   site.read_rate.Add(read.units, site.Touch());
   site.counts.read_units += read.units;
+  (read.index_id == 0 ? site : At(read.table_id, 0)).ThisSecond().read_units += read.units;
   site.counts.items_read += read.items_read;
   site.counts.items_returned += read.items_returned;
   if (read.filtered) {
@@ -138,6 +161,7 @@ void AccessPatterns::RecordWrite(const WriteEvent& write) {
   Site& site = At(write.table_id, 0);
   site.write_rate.Add(write.units, site.Touch());
   site.counts.write_units += write.units;
+  site.ThisSecond().write_units += write.units;
   ++site.counts.writes;
   const auto bucket =
       std::lower_bound(std::begin(kItemSizeBounds), std::end(kItemSizeBounds), write.item_size);
@@ -155,6 +179,7 @@ void AccessPatterns::RecordWrite(const WriteEvent& write) {
     }
   }
   for (const auto& [index_id, units] : write.global_indexes) {
+    site.ThisSecond().write_units += units;
     Site& index = At(write.table_id, index_id);
     index.write_rate.Add(units, index.Touch());
     index.counts.write_units += units;
@@ -168,6 +193,7 @@ void AccessPatterns::RecordRequest(std::span<const uint64_t> table_ids, std::str
   for (uint64_t table_id : table_ids) {
     Site& site = At(table_id, 0);
     site.Touch();
+    ++site.ThisSecond().requests;
     auto found = site.operations.find(operation);
     if (found == site.operations.end()) found = site.operations.emplace(operation, 0).first;
     ++found->second;
@@ -242,6 +268,20 @@ std::vector<NamespaceReport> AccessPatterns::Report(
 
 namespace {
 
+Timeline TimelineOf(const AccessPatterns::Site& site) {
+  Timeline timeline;
+  timeline.end_epoch_second = EpochSecondNow();
+  for (int64_t s = timeline.end_epoch_second - int64_t{kTimelineSeconds} + 1;
+       s <= timeline.end_epoch_second; ++s) {
+    const TimelineSecond& second = site.timeline[static_cast<uint64_t>(s) % kTimelineSeconds];
+    const bool current = second.epoch_second == s;
+    timeline.requests.push_back(current ? second.requests : 0);
+    timeline.read_units.push_back(current ? second.read_units : 0);
+    timeline.write_units.push_back(current ? second.write_units : 0);
+  }
+  return timeline;
+}
+
 SiteReport ReportOf(const AccessPatterns::Site* site, std::string index, std::string kind,
                     std::string projection) {
   SiteReport report;
@@ -268,6 +308,7 @@ SiteReport ReportOf(const AccessPatterns::Site* site, std::string index, std::st
   report.largest_item = site->largest_item;
   report.widest_read = site->widest_read;
   report.any_read = site->any_read;
+  report.timeline = TimelineOf(*site);
   return report;
 }
 

@@ -7,7 +7,7 @@
 //
 // The operations record as they run (server/ops/throttling.cc: RecordRead, RecordWrite; the
 // exchange: RecordRequest); BuildReport reads it. Memory is bounded per table and index:
-// counters and four TopKeys of 32 keys.
+// counters, four TopKeys of 32 keys and a table's Timeline.
 //
 // Entry points: AccessPatterns, BuildReport.
 // Thread-safety: every AccessPatterns method may be called from any thread.
@@ -69,6 +69,15 @@ struct Prices {  // US dollars; defaults are us-east-1's standard table class
   double storage_per_gb_month = 0.25;
 };
 
+// Requests and units of a table (its indexes' included) second by second, by the system
+// clock: the last kTimelineSeconds seconds, the oldest first, ending with the current one.
+inline constexpr size_t kTimelineSeconds = 120;
+struct Timeline {
+  int64_t end_epoch_second = 0;
+  std::vector<uint64_t> requests;
+  std::vector<double> read_units, write_units;
+};
+
 // The counters of a table or index: kept while requests run, reported as they are.
 struct SiteCounters {
   uint64_t gets = 0, queries = 0, scans = 0, filtered_queries = 0, filtered_scans = 0;
@@ -95,6 +104,7 @@ struct SiteReport : SiteCounters {
   uint64_t largest_item = 0;
   std::optional<size_t> widest_read;  // most attributes a read asked for; nullopt: all
   bool any_read = false;
+  Timeline timeline;  // tables only
 };
 
 // Upper bounds of the item-size buckets, in bytes (the last: DynamoDB's 400 KB limit).

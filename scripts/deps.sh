@@ -13,6 +13,8 @@ if [[ "${1:-}" == "--test" ]]; then
   packages+=(golang-go golang-github-aws-aws-sdk-go-v2-dev)
   # The code-shape check (tests/architecture) compares every source with clang-format's.
   packages+=(clang-format)
+  # The console's test drives Debian's Chromium headless (puppeteer-core, from npm).
+  packages+=(chromium)
   # The sanitizer and fuzzing tree (build-asan/): clang, its ASan/UBSan/libFuzzer runtimes,
   # llvm-symbolizer for readable reports.
   packages+=(clang libclang-rt-14-dev llvm)

@@ -131,10 +131,12 @@ bool IsControlPath(std::string_view path) {
 }
 
 ControlReply HandleControl(Service& service, const ControlRequest& request) {
-  std::optional<ControlReply> report;
+  std::optional<ControlReply> direct;  // the console's or the report's own reply
   Result<std::string> answer = [&]() -> Result<std::string> {
     try {
-      if ((report = AnswerReport(service, request))) return std::string();
+      if ((direct = AnswerConsole(request)) || (direct = AnswerReport(service, request))) {
+        return std::string();
+      }
       return Dispatch(service, request);
     } catch (const std::exception& e) {  // a bug: logged, answered like any other
       log::Error("control API %.*s %.*s threw: %s", static_cast<int>(request.method.size()),
@@ -146,7 +148,7 @@ ControlReply HandleControl(Service& service, const ControlRequest& request) {
   if (!answer.ok()) {
     return ControlReply{answer.error().http_status(), http::RenderErrorBody(answer.error()), ""};
   }
-  if (report) return *std::move(report);
+  if (direct) return *std::move(direct);
   return ControlReply{200, std::move(answer).value(), ""};
 }
 

@@ -39,6 +39,8 @@ ControlReply HandleControl(Service& service, const ControlRequest& request);
 std::vector<insight::NamespaceReport> BuildReport(Service& service, const insight::Prices& prices);
 // The report as text, for people (report_text.cc).
 std::string ReportText(const std::vector<insight::NamespaceReport>& report);
+// GET /ddbd/console[/<file>]: the console (console_control.cc); nullopt for any other path.
+std::optional<ControlReply> AnswerConsole(const ControlRequest& request);
 // GET /ddbd/report[?format=text&<price>=…]; nullopt for any other path.
 std::optional<ControlReply> AnswerReport(Service& service, const ControlRequest& request);
 

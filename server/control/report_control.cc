@@ -105,6 +105,17 @@ void WriteSite(wire::JsonWriter& out, const SiteReport& site) {
   out.EndObject();
 }
 
+void WriteTimeline(wire::JsonWriter& out, const insight::Timeline& timeline) {
+  out.Key("Timeline").BeginObject().Key("SecondsEach").Int(1);
+  out.Key("EndEpochSecond").Int(timeline.end_epoch_second).Key("Requests").BeginArray();
+  for (uint64_t requests : timeline.requests) out.Int(requests);
+  out.EndArray().Key("ReadUnits").BeginArray();
+  for (double units : timeline.read_units) out.Double(units);
+  out.EndArray().Key("WriteUnits").BeginArray();
+  for (double units : timeline.write_units) out.Double(units);
+  out.EndArray().EndObject();
+}
+
 void WriteTable(wire::JsonWriter& out, const TableReport& table) {
   out.BeginObject()
       .Key("TableName")
@@ -121,6 +132,7 @@ void WriteTable(wire::JsonWriter& out, const TableReport& table) {
   out.Key("Indexes").BeginArray();
   for (size_t s = 1; s < table.sites.size(); ++s) WriteSite(out, table.sites[s]);
   out.EndArray();
+  WriteTimeline(out, table.sites.front().timeline);
   out.Key("EstimatedMonthlyCost").BeginObject().Key("Currency").String("USD");
   out.Key("OnDemand").Double(table.cost.on_demand_per_month);
   out.Key("Provisioned").Double(table.cost.provisioned_per_month);

@@ -13,7 +13,8 @@ import subprocess
 import sys
 
 MODULES = ["model", "expressions", "partiql", "storage", "vector", "index", "streams", "ttl",
-           "transactions", "backups", "faults", "capacity", "insight", "server"]
+           "transactions", "backups", "faults", "capacity", "insight", "console",
+           "server"]
 CHECKED = MODULES + ["tests", "bench"]
 THIRD_PARTY = ("rocksdb/", "hnswlib/", "boost/", "simdjson", "zlib.h", "openssl/", "xxhash.h",
                "gtest/", "gmock/", "benchmark/")

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <numeric>
+
 namespace ddbd::insight {
 namespace {
 
@@ -143,6 +145,38 @@ TEST(AccessPatternsTest, ADroppedTablesFiguresAreForgotten) {
   EXPECT_EQ(writes(), 1u);
   patterns.ForgetTable(7);
   EXPECT_EQ(writes(), 0u);  // a table of that id starts from nothing
+}
+
+TEST(AccessPatternsTest, TheTimelineCountsATablesRequestsAndUnitsIndexesIncluded) {
+  AccessPatterns patterns;
+  auto table = std::make_shared<TableDef>();
+  table->id = 7;
+  table->name = "Orders";
+  const AttributeValue key = AttributeValue::String("tenant#1");
+  const uint64_t id = 7;
+  const int64_t before = std::chrono::duration_cast<std::chrono::seconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  for (int i = 0; i < 3; ++i) patterns.RecordRequest({&id, 1}, "PutItem", false);
+  patterns.RecordWrite({7, &key, nullptr, 42, 100, 2, {{9, 1.0}}});
+  ReadEvent read;
+  read.table_id = 7;
+  read.index_id = 9;  // a GSI's read is the table's traffic too
+  read.kind = ReadKind::kQuery;
+  read.units = 0.5;
+  patterns.RecordRead(read);
+  const auto report = patterns.Report(
+      {table}, {{1, 100}}, [](std::string_view) { return std::string("default"); }, Prices{});
+  const Timeline& timeline = report.at(0).tables.at(0).sites.at(0).timeline;
+  ASSERT_EQ(timeline.requests.size(), kTimelineSeconds);
+  ASSERT_EQ(timeline.read_units.size(), kTimelineSeconds);
+  ASSERT_EQ(timeline.write_units.size(), kTimelineSeconds);
+  EXPECT_GE(timeline.end_epoch_second, before);
+  EXPECT_LE(timeline.end_epoch_second, before + 5);
+  auto sum = [](const auto& values) { return std::accumulate(values.begin(), values.end(), 0.0); };
+  EXPECT_EQ(sum(timeline.requests), 3);     // the seconds they fell in are within the window
+  EXPECT_EQ(sum(timeline.write_units), 3);  // the table's 2 and its GSI's 1
+  EXPECT_EQ(sum(timeline.read_units), 0.5);
 }
 
 }  // namespace
