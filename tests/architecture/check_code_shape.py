@@ -4,6 +4,7 @@
   check_code_shape.py includes ROOT   every #include allowed by tests/architecture/include_rules.txt
   check_code_shape.py sizes ROOT      no source file over 600 lines, no function over 80 lines
   check_code_shape.py format ROOT     every source file as clang-format (.clang-format) writes it
+  check_code_shape.py image ROOT      every module the build adds is in the container image's sources
 
 Each prints every violation, one a line, and exits 1 when there is any.
 """
@@ -173,11 +174,32 @@ def check_format(root):
     return problems
 
 
+def check_image(root):
+    """The container image compiles every module the build adds: each add_subdirectory of the
+    root CMakeLists.txt (but tests) is a module here, copied by docker/Dockerfile and let through
+    by .dockerignore."""
+    with open(os.path.join(root, "CMakeLists.txt")) as f:
+        built = [name for name in re.findall(r"^add_subdirectory\((\w+)\)", f.read(), re.M)
+                 if name != "tests"]
+    with open(os.path.join(root, "docker", "Dockerfile")) as f:
+        copied = re.findall(r"^COPY (\w+) \1$", f.read(), re.M)
+    with open(os.path.join(root, ".dockerignore")) as f:
+        let_through = re.findall(r"^!(\w+)/$", f.read(), re.M)
+    problems = [f"CMakeLists.txt adds {name}, which MODULES does not list"
+                for name in built if name not in MODULES]
+    problems += [f"docker/Dockerfile does not COPY {name}" for name in built if name not in copied]
+    problems += [f".dockerignore keeps {name}/ out of the image's build context"
+                 for name in built if name not in let_through]
+    return problems
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("includes", "sizes", "format"):
+    checks = {"includes": check_includes, "sizes": check_sizes, "format": check_format,
+              "image": check_image}
+    if len(sys.argv) != 3 or sys.argv[1] not in checks:
         print(__doc__, file=sys.stderr)
         return 2
-    check = {"includes": check_includes, "sizes": check_sizes, "format": check_format}
+    check = checks
     problems = check[sys.argv[1]](sys.argv[2])
     for problem in problems:
         print(problem)
