@@ -89,6 +89,8 @@ struct AccessPatterns::Site {
   bool any_read = false;
   std::optional<size_t> widest_read = 0;  // nullopt once a read asked for everything
   std::array<TimelineSecond, kTimelineSeconds> timeline;  // a ring, by epoch second
+  RaceWatch races;                                        // tables only
+  std::string lost_update_item;
 
   TimelineSecond& ThisSecond() {
     const int64_t now = EpochSecondNow();
@@ -146,6 +148,9 @@ void AccessPatterns::RecordRead(const ReadEvent& read) {
     site.widest_read = std::max(*site.widest_read, *read.attributes_asked);
   }
   if (read.partition.empty()) return;
+  if (read.kind == ReadKind::kGet && read.index_id == 0) {
+    site.races.Read(ItemHash(read.partition_hash, read.sort));
+  }
   site.partitions_read.Add(read.partition_hash, read.units,
                            [&] { return KeysText(read.partition); });
   // Items are told apart from their partitions only by a sort key.
@@ -153,6 +158,25 @@ void AccessPatterns::RecordRead(const ReadEvent& read) {
     site.items_read_keys.Add(ItemHash(read.partition_hash, read.sort), read.units, [&] {
       return KeysText(read.partition) + " / " + KeyText(*read.sort);
     });
+  }
+}
+
+void AccessPatterns::WatchForRaces(Site& site, const WriteEvent& write) {
+  const int64_t now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch())
+          .count();
+  switch (site.races.Write(ItemHash(write.partition_hash, write.sort), write.blind, now_ms)) {
+    case RaceWatch::Verdict::kOther:
+      break;
+    case RaceWatch::Verdict::kReadModifyWrite:
+      ++site.counts.read_modify_writes;
+      break;
+    case RaceWatch::Verdict::kLostUpdate:
+      ++site.counts.read_modify_writes;
+      ++site.counts.lost_updates;
+      site.lost_update_item = KeyText(*write.partition);
+      if (write.sort) site.lost_update_item += " / " + KeyText(*write.sort);
+      break;
   }
 }
 
@@ -169,6 +193,7 @@ void AccessPatterns::RecordWrite(const WriteEvent& write) {
     ++site.item_sizes[bucket - std::begin(kItemSizeBounds)];
   }
   site.largest_item = std::max(site.largest_item, write.item_size);
+  if (write.partition && write.applied) WatchForRaces(site, write);
   if (write.partition) {
     site.partitions_written.Add(write.partition_hash, write.units,
                                 [&] { return KeyText(*write.partition); });
@@ -309,6 +334,7 @@ SiteReport ReportOf(const AccessPatterns::Site* site, std::string index, std::st
   report.widest_read = site->widest_read;
   report.any_read = site->any_read;
   report.timeline = TimelineOf(*site);
+  report.lost_update_item = site->lost_update_item;
   return report;
 }
 

@@ -3,11 +3,11 @@
 // keys and items, consumed units, item sizes, throttling — an estimated monthly cost at the
 // observed rates, and findings in plain words about the patterns DynamoDB makes expensive
 // (Scans on a frequent path, hot partitions, wasteful filters, unused or over-projected
-// GSIs, items near 400 KB).
+// GSIs, items near 400 KB, unconditional writes that lose concurrent updates).
 //
 // The operations record as they run (server/ops/throttling.cc: RecordRead, RecordWrite; the
 // exchange: RecordRequest); BuildReport reads it. Memory is bounded per table and index:
-// counters, four TopKeys of 32 keys and a table's Timeline.
+// counters, four TopKeys of 32 keys, a table's Timeline and its RaceWatch of 1,024 items.
 //
 // Entry points: AccessPatterns, BuildReport.
 // Thread-safety: every AccessPatterns method may be called from any thread.
@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "insight/race_watch.h"
 #include "insight/top_keys.h"
 #include "model/attribute_value.h"
 #include "model/table_def.h"
@@ -59,6 +60,10 @@ struct WriteEvent {
   double units = 0;        // the table's, with its LSIs'
   // The GSIs it updated, with their units.
   std::vector<std::pair<uint64_t, double>> global_indexes;
+  bool applied = false;  // written (not failed on its condition, not a ConditionCheck)
+  // Its new image came only from the request: no condition, and a put or an update that only
+  // SETs values it sent (race_watch.h).
+  bool blind = false;
 };
 
 struct Prices {  // US dollars; defaults are us-east-1's standard table class
@@ -85,6 +90,8 @@ struct SiteCounters {
   uint64_t filtered_items_read = 0, filtered_items_returned = 0;  // by reads with a filter
   uint64_t writes = 0, throttled = 0;
   double read_units = 0, write_units = 0;
+  // Blind writes of an item just read, and those of them that undid a change (race_watch.h).
+  uint64_t read_modify_writes = 0, lost_updates = 0;
 };
 
 // What the report says of a table or an index.
@@ -104,7 +111,8 @@ struct SiteReport : SiteCounters {
   uint64_t largest_item = 0;
   std::optional<size_t> widest_read;  // most attributes a read asked for; nullopt: all
   bool any_read = false;
-  Timeline timeline;  // tables only
+  Timeline timeline;             // tables only
+  std::string lost_update_item;  // the key of the last lost update
 };
 
 // Upper bounds of the item-size buckets, in bytes (the last: DynamoDB's 400 KB limit).
@@ -118,7 +126,7 @@ struct Cost {
 
 struct Finding {
   std::string code;  // scan-on-frequent-path, hot-partition, wasteful-filter, unused-index,
-                     // over-projected-index, large-items
+                     // over-projected-index, large-items, racing-writes
   std::string table;
   std::string index;    // "" when about the table
   std::string message;  // plain words, with the evidence
@@ -171,6 +179,8 @@ class AccessPatterns {
 
  private:
   Site& At(uint64_t table_id, uint64_t index_id);  // REQUIRES: mutex_ held
+  // Counts the read-modify-writes and lost updates of an applied write. REQUIRES: mutex_ held
+  static void WatchForRaces(Site& site, const WriteEvent& write);
 
   std::mutex mutex_;
   std::map<std::pair<uint64_t, uint64_t>, std::unique_ptr<Site>> sites_;

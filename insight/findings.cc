@@ -119,6 +119,22 @@ void LargeItems(const TableReport& table, const SiteReport& site, std::vector<Fi
                      "attributes in S3 with a pointer in the item, or split the item."});
 }
 
+// One lost update seen: a blind write replaced an item changed after its writer read it.
+void RacingWrites(const TableReport& table, const SiteReport& site, std::vector<Finding>& out) {
+  if (site.lost_updates == 0) return;
+  out.push_back(
+      {"racing-writes", table.name, "",
+       std::to_string(site.lost_updates) + " unconditional write" +
+           (site.lost_updates == 1 ? "" : "s") + " to table " + table.name +
+           " replaced an item that another write had changed after it was read (last: \"" +
+           site.lost_update_item + "\"), so that change was lost; " +
+           std::to_string(site.read_modify_writes) +
+           " writes in all overwrote an item just read with no condition. Make them "
+           "conditional — check a version attribute in a ConditionExpression and retry on "
+           "ConditionalCheckFailedException — or atomic (UpdateItem with ADD, or SET a = a + "
+           ":n)."});
+}
+
 }  // namespace
 
 std::vector<Finding> Findings(const TableReport& table) {
@@ -130,6 +146,7 @@ std::vector<Finding> Findings(const TableReport& table) {
     UnusedIndex(table, site, found);
     OverProjectedIndex(table, site, found);
     LargeItems(table, site, found);
+    RacingWrites(table, site, found);
   }
   return found;
 }

@@ -88,6 +88,8 @@ void WriteSite(wire::JsonWriter& out, const SiteReport& site) {
   out.Key("FilteredItemsRead").Int(site.filtered_items_read);
   out.Key("FilteredItemsReturned").Int(site.filtered_items_returned);
   out.Key("Writes").Int(site.writes).Key("Throttled").Int(site.throttled);
+  out.Key("ReadModifyWrites").Int(site.read_modify_writes);
+  out.Key("LostUpdates").Int(site.lost_updates);
   out.Key("ReadUnits").Double(site.read_units).Key("WriteUnits").Double(site.write_units);
   out.Key("PeakReadUnitsPerSecond").Double(site.peak_read_units_per_second);
   out.Key("PeakWriteUnitsPerSecond").Double(site.peak_write_units_per_second);

@@ -75,6 +75,11 @@ void SiteLines(std::string& out, const SiteReport& site, const char* indent) {
     out += std::string(indent) + "item sizes written: " + sizes + "; largest " +
            Size(site.largest_item) + "\n";
   }
+  if (site.read_modify_writes > 0) {
+    out += Format("%sunconditional writes of an item just read: %llu (%llu lost an update)\n",
+                  indent, static_cast<unsigned long long>(site.read_modify_writes),
+                  static_cast<unsigned long long>(site.lost_updates));
+  }
 }
 
 void TableLines(std::string& out, const TableReport& table) {

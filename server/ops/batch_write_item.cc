@@ -143,8 +143,9 @@ Result<Applied> ApplyWithinCapacity(OpContext& ctx, const std::vector<BatchEntry
     if (outcomes.ok()) {
       applied.outcomes = *std::move(outcomes);
       for (size_t i = 0; i < applied.outcomes.size(); ++i) {
+        // A batch's puts have no condition: blind (its deletes write no image).
         MeterWrite(ctx, *applied.entries[i]->table, applied.entries[i]->key, applied.outcomes[i],
-                   /*factor=*/1);
+                   /*factor=*/1, /*blind=*/true);
       }
       return applied;
     }

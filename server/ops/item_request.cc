@@ -1,6 +1,8 @@
 // Shared pieces of the single-item operations.
 #include "server/ops/item_request.h"
 
+#include <algorithm>
+
 #include "expressions/evaluator.h"
 #include "index/index_entries.h"
 #include "index/vector_entries.h"
@@ -220,6 +222,16 @@ std::optional<Item> ReturnedAttributes(const WriteRequest& request,
 
 }  // namespace
 
+bool BlindWrite(const WriteRequest& request) {
+  if (request.expressions.condition) return false;
+  if (!request.expressions.update) return true;
+  return std::all_of(request.expressions.update->actions.begin(),
+                     request.expressions.update->actions.end(), [](const auto& action) {
+                       return action.kind == expressions::UpdateAction::Kind::kSet &&
+                              action.value.kind == expressions::Operand::Kind::kValue;
+                     });
+}
+
 Result<WriteOutput> ExecuteItemWrite(OpContext& ctx, PreparedWrite write) {
   WriteOutput output;
   output.partition = write.key.partition;
@@ -229,7 +241,8 @@ Result<WriteOutput> ExecuteItemWrite(OpContext& ctx, PreparedWrite write) {
   auto verdict = [&ctx, &write](const std::vector<storage::WriteOutcome>& outcomes) -> Status {
     DDBD_RETURN_IF_ERROR(TakeWriteCapacity(ctx, {write.table.get()}, {write.key.partition},
                                            outcomes, /*transaction=*/false));
-    MeterWrite(ctx, *write.table, write.key, outcomes.front(), /*factor=*/1);
+    MeterWrite(ctx, *write.table, write.key, outcomes.front(), /*factor=*/1,
+               BlindWrite(*write.request));
     return OkStatus();
   };
   DDBD_ASSIGN_OR_RETURN(auto outcomes, ctx.db().WriteItems(std::move(writes), verdict));

@@ -78,6 +78,12 @@ Result<ItemWriteInput> ParseItemWrite(wire::JsonObject body, ItemWriteInput::Kin
 // current item (an absent item is an empty one), carrying the item when asked to.
 Status CheckWriteCondition(const WriteRequest& request, const std::optional<Item>& old);
 
+// Whether a write of `request` takes its new image only from the request: it has no condition,
+// and is a put (or delete) or an update whose every action SETs a value the request sent —
+// no ADD, DELETE or REMOVE, no operand reading the item. Such a write after a read of the item
+// can silently undo a concurrent change (insight/race_watch.h).
+bool BlindWrite(const WriteRequest& request);
+
 // What one item write consumed on the table and its indexes (index figures only when
 // `detail` asks for capacity at all).
 CapacityUse WriteCapacityUse(const TableDef& table, const storage::WriteOutcome& outcome,

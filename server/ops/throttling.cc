@@ -96,7 +96,7 @@ void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units, const 
 }
 
 void MeterWrite(OpContext& ctx, const TableDef& table, const PrimaryKey& key,
-                const storage::WriteOutcome& outcome, double factor, bool check_only) {
+                const storage::WriteOutcome& outcome, double factor, bool blind, bool check_only) {
   const CapacityUse use = WriteCapacityUse(table, outcome, CapacityDetail::kIndexes).Times(factor);
   Consumption& consumption = ctx.consumption();
   RecordUnits(consumption, table, use, &ConsumedFigures::write_units);
@@ -107,7 +107,9 @@ void MeterWrite(OpContext& ctx, const TableDef& table, const PrimaryKey& key,
                             PartitionOf({&key.partition, 1}),
                             written ? outcome.new_size : 0,
                             use.table_units,
-                            {}};
+                            {},
+                            written,
+                            blind && written && outcome.new_size > 0};
   for (const auto& [name, units] : use.local_indexes) event.units += units;
   for (const auto& [name, units] : use.global_indexes) {
     if (const IndexDef* index = table.FindIndex(name)) {

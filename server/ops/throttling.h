@@ -55,9 +55,11 @@ void ChargeRead(OpContext& ctx, const ReadSite& site, double table_units, const 
 // Records one item write (`key`) in the request's consumption and the access-pattern report:
 // the units of its table and of each index it updates, times `factor` (2 in transactions),
 // and — when it was applied, not failed on its condition nor only a condition check — the
-// item and the size of its new image.
+// item and the size of its new image. `blind`: its new image came only from the request
+// (BlindWrite), which the report watches for lost updates.
 void MeterWrite(OpContext& ctx, const TableDef& table, const PrimaryKey& key,
-                const storage::WriteOutcome& outcome, double factor, bool check_only = false);
+                const storage::WriteOutcome& outcome, double factor, bool blind,
+                bool check_only = false);
 
 // What one item write draws: its table (with its LSIs) and each GSI it updates, in its
 // partition, times `factor` (2 in transactions).

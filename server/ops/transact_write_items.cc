@@ -224,7 +224,8 @@ Result<TransactWriteOutput> ExecuteTransactWriteItems(OpContext& ctx, TransactWr
                                                    /*transaction=*/true);
                         }));
   for (size_t i = 0; i < output.outcomes.size(); ++i) {
-    MeterWrite(ctx, *tables[i], prepared[i].key, output.outcomes[i], /*factor=*/2, checks[i]);
+    MeterWrite(ctx, *tables[i], prepared[i].key, output.outcomes[i], /*factor=*/2,
+               BlindWrite(*prepared[i].request), checks[i]);
   }
   return output;
 }

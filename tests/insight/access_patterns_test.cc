@@ -109,6 +109,23 @@ TEST(FindingsTest, EachRuleFiresAtItsThresholdAndNotBelow) {
   EXPECT_EQ(Codes(table), std::vector<std::string>{});
   gsi.widest_read = 4;
   EXPECT_EQ(Codes(table), std::vector<std::string>{});
+  table.sites.pop_back();
+
+  SiteReport& writes = table.sites.front();  // `base` went with the push_back
+  writes.read_modify_writes = 25;            // unguarded, but none seen to lose an update
+  EXPECT_EQ(Codes(table), std::vector<std::string>{});
+  writes.lost_updates = 1;
+  writes.lost_update_item = "tenant#1 / 7";
+  const std::vector<Finding> racing = Findings(table);
+  ASSERT_EQ(racing.size(), 1u);
+  EXPECT_EQ(racing[0].code, "racing-writes");
+  EXPECT_EQ(racing[0].message,
+            "1 unconditional write to table Orders replaced an item that another write had "
+            "changed after it was read (last: \"tenant#1 / 7\"), so that change was lost; 25 "
+            "writes in all overwrote an item just read with no condition. Make them conditional "
+            "— check a version attribute in a ConditionExpression and retry on "
+            "ConditionalCheckFailedException — or atomic (UpdateItem with ADD, or SET a = a + "
+            ":n).");
 }
 
 TEST(CostTest, OnDemandAtTheAverageRateProvisionedForTheBusiestSecond) {

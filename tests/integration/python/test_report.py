@@ -62,6 +62,38 @@ def run_workload(client):
     for i in range(30):
         client.get_item(TableName="Tidy", Key={"pk": {"S": f"k{i}"}})
 
+    # Two clients add to one balance by read-modify-write with blind puts: the second put
+    # replaces the first one's change (a lost update).
+    for name in ("Accounts", "Ledger"):
+        client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+        client.put_item(TableName=name, Item={"pk": {"S": "ann"}, "balance": {"N": "100"},
+                                              "version": {"N": "1"}})
+    key = {"pk": {"S": "ann"}}
+    seen_by_a = client.get_item(TableName="Accounts", Key=key)["Item"]
+    seen_by_b = client.get_item(TableName="Accounts", Key=key)["Item"]
+    for seen, amount in ((seen_by_a, 10), (seen_by_b, 20)):
+        client.put_item(TableName="Accounts", Item={
+            **seen, "balance": {"N": str(int(seen["balance"]["N"]) + amount)}})
+    # The same, done right: each put checks the version it read, so the second one fails and
+    # nothing is lost; and an atomic ADD needs no read at all.
+    seen_by_a = client.get_item(TableName="Ledger", Key=key)["Item"]
+    seen_by_b = client.get_item(TableName="Ledger", Key=key)["Item"]
+    for seen, amount in ((seen_by_a, 10), (seen_by_b, 20)):
+        try:
+            client.put_item(
+                TableName="Ledger",
+                Item={**seen, "balance": {"N": str(int(seen["balance"]["N"]) + amount)},
+                      "version": {"N": str(int(seen["version"]["N"]) + 1)}},
+                ConditionExpression="version = :read",
+                ExpressionAttributeValues={":read": seen["version"]})
+        except client.exceptions.ConditionalCheckFailedException:
+            pass
+    client.get_item(TableName="Ledger", Key=key)
+    client.update_item(TableName="Ledger", Key=key, UpdateExpression="ADD balance :n",
+                       ExpressionAttributeValues={":n": {"N": "5"}})
+
 
 @pytest.fixture(scope="module")
 def worked():
@@ -81,7 +113,7 @@ def namespace_report(server, name="shop"):
 def test_figures_of_each_table_and_index(worked):
     space = namespace_report(worked)
     tables = {table["TableName"]: table for table in space["Tables"]}
-    assert sorted(tables) == ["Blobs", "Orders", "Tidy"]
+    assert sorted(tables) == ["Accounts", "Blobs", "Ledger", "Orders", "Tidy"]
     orders = tables["Orders"]
     assert (orders["ItemCount"], orders["TableSizeBytes"]) == (40, 40 * SIZE)
     assert orders["Operations"] == {"PutItem": 40, "Scan": 12, "Query": 5}
@@ -122,6 +154,12 @@ def test_figures_of_each_table_and_index(worked):
     # 40 items written once each: every kept one certainly once (a lower bound of 1).
     assert [k["Units"] for k in table["HotItemsByWrites"]] == [1, 1, 1, 1, 1]
 
+    assert (table["ReadModifyWrites"], table["LostUpdates"]) == (0, 0)
+    accounts = tables["Accounts"]["Table"]
+    assert (accounts["ReadModifyWrites"], accounts["LostUpdates"]) == (2, 1)
+    ledger = tables["Ledger"]["Table"]
+    assert (ledger["Writes"], ledger["ReadModifyWrites"], ledger["LostUpdates"]) == (4, 0, 0)
+
     cost = orders["EstimatedMonthlyCost"]
     assert cost["Currency"] == "USD"
     assert cost["OnDemand"] > 0 and cost["Provisioned"] > 0
@@ -134,6 +172,7 @@ def test_each_finding_is_raised_by_its_pattern_and_none_by_a_tidy_table(worked):
         ("hot-partition", "Orders", ""),
         ("large-items", "Blobs", ""),
         ("over-projected-index", "Orders", "ByStatus"),
+        ("racing-writes", "Accounts", ""),
         ("scan-on-frequent-path", "Orders", ""),
         ("unused-index", "Orders", "ByCustomer"),
         ("wasteful-filter", "Orders", ""),
@@ -147,6 +186,10 @@ def test_each_finding_is_raised_by_its_pattern_and_none_by_a_tidy_table(worked):
     assert messages["scan-on-frequent-path"].startswith(
         "Scan ran 12 times on table Orders (100% of its reads)")
     assert messages["large-items"].startswith("Items of up to 310 KB were written to table Blobs")
+    assert messages["racing-writes"].startswith(
+        "1 unconditional write to table Accounts replaced an item that another write had changed "
+        'after it was read (last: "ann"), so that change was lost; 2 writes in all overwrote an '
+        "item just read with no condition.")
     assert messages["over-projected-index"].startswith(
         "GSI ByStatus of table Orders projects ALL attributes, but none of its 5 reads asked "
         "for more than 2")
@@ -162,7 +205,9 @@ def test_text_form_and_prices_from_the_query(worked):
     assert ('\n  hot partition keys by writes: "tenant#1" 90% (36 of 40 units), "tenant#2" 2% '
             '(1 of 40 units)') in text
     assert "\n  GSI ByCustomer (KEYS_ONLY)\n" in text
-    assert text.count("\n  [") == 6  # the findings
+    assert "\nTable Accounts (PAY_PER_REQUEST, 1 item, 23 B)\n" in text
+    assert "\n  unconditional writes of an item just read: 2 (1 lost an update)\n" in text
+    assert text.count("\n  [") == 7  # the findings
     assert "[unused-index] GSI ByCustomer of table Orders was updated 40 times" in text
 
     cheap = json.loads(report(worked, "?on_demand_write_per_million=0&on_demand_read_per_million=0"
