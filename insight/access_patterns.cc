@@ -84,6 +84,7 @@ struct AccessPatterns::Site {
   PeakRate read_rate, write_rate;
   std::optional<Clock::time_point> first, last;
   TopKeys partitions_read, partitions_written, items_read_keys, items_written_keys;
+  TopKeys partitions_throttled;
   std::vector<uint64_t> item_sizes = std::vector<uint64_t>(std::size(kItemSizeBounds), 0);
   uint64_t largest_item = 0;
   bool any_read = false;
@@ -212,6 +213,14 @@ void AccessPatterns::RecordWrite(const WriteEvent& write) {
   }
 }
 
+void AccessPatterns::RecordThrottle(const ThrottleEvent& throttle) {
+  if (throttle.partition.empty()) return;  // a Scan's: no one partition to blame
+  std::lock_guard lock(mutex_);
+  At(throttle.table_id, throttle.index_id)
+      .partitions_throttled.Add(throttle.partition_hash, 1,
+                                [&] { return KeysText(throttle.partition); });
+}
+
 void AccessPatterns::RecordRequest(std::span<const uint64_t> table_ids, std::string_view operation,
                                    bool throttled) {
   std::lock_guard lock(mutex_);
@@ -329,6 +338,8 @@ SiteReport ReportOf(const AccessPatterns::Site* site, std::string index, std::st
   report.hot_items_by_writes = site->items_written_keys.Top(kHotKeysShown);
   report.partition_read_total = site->partitions_read.total();
   report.partition_write_total = site->partitions_written.total();
+  report.hot_partitions_by_throttles = site->partitions_throttled.Top(kHotKeysShown);
+  report.partition_throttle_total = site->partitions_throttled.total();
   report.item_sizes = site->item_sizes;
   report.largest_item = site->largest_item;
   report.widest_read = site->widest_read;

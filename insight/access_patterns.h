@@ -7,7 +7,7 @@
 //
 // The operations record as they run (server/ops/throttling.cc: RecordRead, RecordWrite; the
 // exchange: RecordRequest); BuildReport reads it. Memory is bounded per table and index:
-// counters, four TopKeys of 32 keys, a table's Timeline and its RaceWatch of 1,024 items.
+// counters, five TopKeys of 32 keys, a table's Timeline and its RaceWatch of 1,024 items.
 //
 // Entry points: AccessPatterns, BuildReport.
 // Thread-safety: every AccessPatterns method may be called from any thread.
@@ -66,6 +66,14 @@ struct WriteEvent {
   bool blind = false;
 };
 
+// A request refused for throughput on one partition key value of a table or index.
+struct ThrottleEvent {
+  uint64_t table_id = 0;
+  uint64_t index_id = 0;  // 0: the table itself
+  std::span<const AttributeValue> partition;
+  uint64_t partition_hash = 0;
+};
+
 struct Prices {  // US dollars; defaults are us-east-1's standard table class
   double on_demand_read_per_million = 0.125;
   double on_demand_write_per_million = 0.625;
@@ -106,7 +114,9 @@ struct SiteReport : SiteCounters {
   std::vector<TopKeys::Entry> hot_partitions_by_reads, hot_partitions_by_writes;
   // Items by their whole key: for tables with a sort key only (otherwise the partitions').
   std::vector<TopKeys::Entry> hot_items_by_reads, hot_items_by_writes;
-  double partition_read_total = 0, partition_write_total = 0;
+  // Partition key values by requests throttled on them (--enforce-capacity).
+  std::vector<TopKeys::Entry> hot_partitions_by_throttles;
+  double partition_read_total = 0, partition_write_total = 0, partition_throttle_total = 0;
   std::vector<uint64_t> item_sizes;  // items written per kItemSizeBounds bucket
   uint64_t largest_item = 0;
   std::optional<size_t> widest_read;  // most attributes a read asked for; nullopt: all
@@ -158,6 +168,7 @@ class AccessPatterns {
  public:
   void RecordRead(const ReadEvent& read);
   void RecordWrite(const WriteEvent& write);
+  void RecordThrottle(const ThrottleEvent& throttle);
   // A request answered, on the tables it touched (`table_ids`); `throttled` when its answer
   // was a throughput exception.
   void RecordRequest(std::span<const uint64_t> table_ids, std::string_view operation,

@@ -634,7 +634,8 @@ function tableReportCard(table) {
   const cost = table.EstimatedMonthlyCost;
   return h("section.card", { "data-table": table.TableName },
     h("h3", {}, table.TableName, " ",
-      h("span.muted", {}, `${table.BillingMode} · ${table.ItemCount} items · ${formatBytes(table.TableSizeBytes)}`)),
+      h("span.muted", {}, `${table.BillingMode} · ${table.ItemCount} items · ${formatBytes(table.TableSizeBytes)}` +
+        (table.Table.ContributorInsights ? " · Contributor Insights on" : ""))),
     timelineChart(table.Timeline),
     barChart("operations", "Operations", Object.entries(table.Operations)
       .map(([label, value]) => ({ label, value })).sort((a, b) => b.value - a.value)),
@@ -643,6 +644,10 @@ function tableReportCard(table) {
                         note: `${site.ItemsRead} → ${site.ItemsReturned}` })), undefined, "reads"),
     keysChart("hot-partitions-by-reads", "Hottest partitions by reads", table.Table.HotPartitionsByReads, "reads"),
     keysChart("hot-partitions-by-writes", "Hottest partitions by writes", table.Table.HotPartitionsByWrites, "writes"),
+    table.Table.HotPartitionsByThrottles.length
+      ? barChart("hot-partitions-by-throttles", "Most throttled partitions", table.Table.HotPartitionsByThrottles
+        .map((key) => ({ label: key.Key, value: key.Units, note: `${(100 * key.Share).toFixed(0)}% · ${key.Units} req` })),
+        undefined, "writes") : null,
     barChart("cost", "Estimated monthly cost (USD)", [
       { label: "on demand", value: cost.OnDemand }, { label: "provisioned", value: cost.Provisioned },
       { label: "storage", value: cost.Storage }], dollars, "cost"));

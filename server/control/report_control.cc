@@ -98,6 +98,8 @@ void WriteSite(wire::JsonWriter& out, const SiteReport& site) {
             site.partition_write_total);
   WriteKeys(out, "HotItemsByReads", site.hot_items_by_reads, site.partition_read_total);
   WriteKeys(out, "HotItemsByWrites", site.hot_items_by_writes, site.partition_write_total);
+  WriteKeys(out, "HotPartitionsByThrottles", site.hot_partitions_by_throttles,
+            site.partition_throttle_total);
   out.Key("ItemSizes").BeginArray();
   for (size_t b = 0; b < site.item_sizes.size(); ++b) {
     out.BeginObject().Key("UpToBytes").Int(insight::kItemSizeBounds[b]);

@@ -24,13 +24,13 @@ std::string Size(uint64_t bytes) {
   return Format("%.1f MB", static_cast<double>(bytes) / (1024 * 1024));
 }
 
-std::string Keys(const std::vector<insight::TopKeys::Entry>& keys, double total) {
+std::string Keys(const std::vector<insight::TopKeys::Entry>& keys, double total, const char* unit) {
   std::string text;
   for (const auto& key : keys) {
     if (!text.empty()) text += ", ";
     text += "\"" + key.label + "\" " +
-            Format("%.0f%% (%g of %g units)", total > 0 ? key.weight * 100 / total : 0, key.weight,
-                   total);
+            Format("%.0f%% (%g of %g %s)", total > 0 ? key.weight * 100 / total : 0, key.weight,
+                   total, unit);
   }
   return text;
 }
@@ -56,13 +56,20 @@ void SiteLines(std::string& out, const SiteReport& site, const char* indent) {
           ? Format("; %llu requests throttled", static_cast<unsigned long long>(site.throttled))
                 .c_str()
           : "");
-  if (!site.hot_partitions_by_reads.empty()) {
-    out += std::string(indent) + "hot partition keys by reads: " +
-           Keys(site.hot_partitions_by_reads, site.partition_read_total) + "\n";
-  }
-  if (!site.hot_partitions_by_writes.empty()) {
-    out += std::string(indent) + "hot partition keys by writes: " +
-           Keys(site.hot_partitions_by_writes, site.partition_write_total) + "\n";
+  struct KeyList {
+    const char* by;
+    const std::vector<insight::TopKeys::Entry>& keys;
+    double total;
+    const char* unit;
+  };
+  for (const KeyList& list :
+       {KeyList{"reads", site.hot_partitions_by_reads, site.partition_read_total, "units"},
+        KeyList{"writes", site.hot_partitions_by_writes, site.partition_write_total, "units"},
+        KeyList{"throttles", site.hot_partitions_by_throttles, site.partition_throttle_total,
+                "throttled requests"}}) {
+    if (list.keys.empty()) continue;
+    out += std::string(indent) + "hot partition keys by " + list.by + ": " +
+           Keys(list.keys, list.total, list.unit) + "\n";
   }
   if (site.largest_item > 0) {
     std::string sizes;

@@ -65,6 +65,14 @@ void RecordRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use,
   ctx.service().access_patterns().RecordRead(event);
 }
 
+// A request refused on `partition` of the table or index, for the report's throttled keys.
+void RecordThrottle(OpContext& ctx, const TableDef& table, uint64_t index_id,
+                    std::span<const AttributeValue> partition) {
+  if (partition.empty()) return;
+  ctx.service().access_patterns().RecordThrottle(
+      {table.id, index_id, partition, PartitionOf(partition)});
+}
+
 }  // namespace
 
 uint64_t PartitionOf(std::span<const AttributeValue> partition) {
@@ -74,7 +82,12 @@ uint64_t PartitionOf(std::span<const AttributeValue> partition) {
 Status AdmitRead(OpContext& ctx, const ReadSite& site) {
   capacity::CapacityGovernor* governor = ctx.service().capacity();
   if (!governor) return OkStatus();
-  return governor->Admit(*site.table, capacity::Access::kRead, ReadDraws(site, {}), ctx.NowMs());
+  Status admitted =
+      governor->Admit(*site.table, capacity::Access::kRead, ReadDraws(site, {}), ctx.NowMs());
+  if (!admitted.ok()) {
+    RecordThrottle(ctx, *site.table, site.index ? site.index->id : 0, site.partition);
+  }
+  return admitted;
 }
 
 void ChargeRead(OpContext& ctx, const ReadSite& site, const CapacityUse& use,
@@ -151,8 +164,12 @@ capacity::CapacityGovernor::BatchVerdict TakeEachWrite(
   for (size_t i = 0; i < outcomes.size(); ++i) {
     draws.push_back(WriteDraws(*tables[i], partitions[i], outcomes[i], factor));
   }
-  return ctx.service().capacity()->TakeEach(tables, capacity::Access::kWrite, draws, ctx.NowMs(),
-                                            /*all_or_nothing=*/true);
+  auto verdict = ctx.service().capacity()->TakeEach(tables, capacity::Access::kWrite, draws,
+                                                    ctx.NowMs(), /*all_or_nothing=*/true);
+  for (size_t i = 0; i < verdict.refusals.size(); ++i) {
+    if (verdict.refusals[i]) RecordThrottle(ctx, *tables[i], 0, {&partitions[i], 1});
+  }
+  return verdict;
 }
 
 Error ThrottledTransaction(const std::vector<std::optional<Error>>& refusals) {

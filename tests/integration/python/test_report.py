@@ -272,12 +272,24 @@ def test_throttled_requests_are_counted_under_enforce_capacity():
                                        {"TableName": "Tight", "Item": {"pk": {"S": "more"}}})
             assert (status, json.loads(body)["__type"].split("#")[1]) == (
                 400, "ProvisionedThroughputExceededException")
+        for _ in range(300):  # the read burst, then a throttled GetItem of another key
+            client.get_item(TableName="Tight", Key={"pk": {"S": "7"}}, ConsistentRead=True)
+        status, _, body = raw_call(server.endpoint, "GetItem",
+                                   {"TableName": "Tight", "Key": {"pk": {"S": "9"}},
+                                    "ConsistentRead": True})
+        assert (status, json.loads(body)["__type"].split("#")[1]) == (
+            400, "ProvisionedThroughputExceededException")
         tight = next(t for s in json.loads(report(server)[0])["Namespaces"]
                      for t in s["Tables"] if t["TableName"] == "Tight")
-        assert tight["Operations"] == {"PutItem": 302}
+        assert tight["Operations"] == {"PutItem": 302, "GetItem": 301}
         assert (tight["Table"]["Writes"], tight["Table"]["WriteUnits"],
-                tight["Table"]["Throttled"]) == (300, 300.0, 2)
+                tight["Table"]["Throttled"]) == (300, 300.0, 3)
+        # The keys Contributor Insights' throttled-keys rule (PKT) would chart.
+        assert tight["Table"]["HotPartitionsByThrottles"] == [
+            {"Key": "more", "Units": 2, "Share": 2 / 3}, {"Key": "9", "Units": 1, "Share": 1 / 3}]
         text, _ = report(server, "?format=text")
-        assert "; 2 requests throttled\n" in text
+        assert "; 3 requests throttled\n" in text
+        assert ('\n  hot partition keys by throttles: "more" 67% (2 of 3 throttled requests), '
+                '"9" 33% (1 of 3 throttled requests)\n') in text
     finally:
         server.cleanup()
