@@ -145,20 +145,28 @@ TEST(CostTest, OnDemandAtTheAverageRateProvisionedForTheBusiestSecond) {
   EXPECT_NEAR(cost.storage_per_month, 0.5, 1e-12);
 }
 
-TEST(AccessPatternsTest, ADroppedTablesFiguresAreForgotten) {
-  AccessPatterns patterns;
+// Table 7, "Orders", and the report of it `patterns` gives.
+std::shared_ptr<TableDef> Orders() {
   auto table = std::make_shared<TableDef>();
   table->id = 7;
   table->name = "Orders";
+  return table;
+}
+
+SiteReport TableSiteOf(AccessPatterns& patterns, const std::shared_ptr<TableDef>& table) {
+  const auto report = patterns.Report(
+      {table}, {{1, 100}}, [](std::string_view) { return std::string("default"); }, Prices{});
+  return report.at(0).tables.at(0).sites.at(0);
+}
+
+TEST(AccessPatternsTest, ADroppedTablesFiguresAreForgotten) {
+  AccessPatterns patterns;
+  const auto table = Orders();
   const AttributeValue key = AttributeValue::String("tenant#1");
   patterns.RecordWrite({7, &key, nullptr, 42, 100, 1, {}});
   const uint64_t id = 7;
   patterns.RecordRequest({&id, 1}, "PutItem", false);
-  auto writes = [&] {
-    const auto report = patterns.Report(
-        {table}, {{1, 100}}, [](std::string_view) { return std::string("default"); }, Prices{});
-    return report.at(0).tables.at(0).sites.at(0).writes;
-  };
+  auto writes = [&] { return TableSiteOf(patterns, table).writes; };
   EXPECT_EQ(writes(), 1u);
   patterns.ForgetTable(7);
   EXPECT_EQ(writes(), 0u);  // a table of that id starts from nothing
@@ -166,9 +174,7 @@ TEST(AccessPatternsTest, ADroppedTablesFiguresAreForgotten) {
 
 TEST(AccessPatternsTest, TheTimelineCountsATablesRequestsAndUnitsIndexesIncluded) {
   AccessPatterns patterns;
-  auto table = std::make_shared<TableDef>();
-  table->id = 7;
-  table->name = "Orders";
+  const auto table = Orders();
   const AttributeValue key = AttributeValue::String("tenant#1");
   const uint64_t id = 7;
   const int64_t before = std::chrono::duration_cast<std::chrono::seconds>(
@@ -182,9 +188,7 @@ TEST(AccessPatternsTest, TheTimelineCountsATablesRequestsAndUnitsIndexesIncluded
   read.kind = ReadKind::kQuery;
   read.units = 0.5;
   patterns.RecordRead(read);
-  const auto report = patterns.Report(
-      {table}, {{1, 100}}, [](std::string_view) { return std::string("default"); }, Prices{});
-  const Timeline& timeline = report.at(0).tables.at(0).sites.at(0).timeline;
+  const Timeline timeline = TableSiteOf(patterns, table).timeline;
   ASSERT_EQ(timeline.requests.size(), kTimelineSeconds);
   ASSERT_EQ(timeline.read_units.size(), kTimelineSeconds);
   ASSERT_EQ(timeline.write_units.size(), kTimelineSeconds);
