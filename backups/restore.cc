@@ -36,6 +36,7 @@ Result<TableDef> RestoredDefinition(const storage::BackupRecord& backup,
   definition.ttl_indexed = false;
   definition.tags.clear();
   definition.pitr_enabled_ms = 0;
+  definition.pitr_history_id = 0;
   definition.deletion_protection = false;
   definition.restored_from =
       TableRestoreSource{BackupArn(backup), backup.source.Arn(), target.now_ms};

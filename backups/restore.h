@@ -17,6 +17,11 @@
 
 namespace ddbd::backups {
 
+// A table restored to a point in time names, in its restore source (TableDef::restored_from),
+// the point-in-time copy it is written from as this prefix and the copy's ARN: not a backup
+// of the user's (DescribeTable shows no SourceBackupArn), but found like one at a restart.
+inline constexpr std::string_view kPointInTimeSource = "point-in-time:";
+
 // "<source table ARN>/backup/<creation time in ms, 13 digits>-<the id in hex, 8 digits or
 // more>", after the shape of DynamoDB's backup ARNs. Computed, never stored.
 std::string BackupArn(const storage::BackupRecord& backup);

@@ -33,6 +33,11 @@ constexpr ErrorInfo kErrors[] = {
      MessageMember::kLowerCase},
     {ErrorCode::kBackupInUse, "com.amazonaws.dynamodb.v20120810#BackupInUseException", 400,
      MessageMember::kLowerCase},
+    {ErrorCode::kPointInTimeRecoveryUnavailable,
+     "com.amazonaws.dynamodb.v20120810#PointInTimeRecoveryUnavailableException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kInvalidRestoreTime, "com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException",
+     400, MessageMember::kLowerCase},
     {ErrorCode::kResourceInUse, "com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400,
      MessageMember::kLowerCase},
     {ErrorCode::kLimitExceeded, "com.amazonaws.dynamodb.v20120810#LimitExceededException", 400,
@@ -147,6 +152,12 @@ Error Error::BackupNotFound(std::string message) {
 }
 Error Error::BackupInUse(std::string message) {
   return Error(ErrorCode::kBackupInUse, std::move(message));
+}
+Error Error::PointInTimeRecoveryUnavailable(std::string message) {
+  return Error(ErrorCode::kPointInTimeRecoveryUnavailable, std::move(message));
+}
+Error Error::InvalidRestoreTime(std::string message) {
+  return Error(ErrorCode::kInvalidRestoreTime, std::move(message));
 }
 Error Error::ResourceInUse(std::string message) {
   return Error(ErrorCode::kResourceInUse, std::move(message));

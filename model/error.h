@@ -28,6 +28,8 @@ enum class ErrorCode : uint8_t {
   kTableAlreadyExists,
   kBackupNotFound,
   kBackupInUse,
+  kPointInTimeRecoveryUnavailable,
+  kInvalidRestoreTime,
   kResourceInUse,
   kLimitExceeded,
   kConditionalCheckFailed,
@@ -48,7 +50,7 @@ enum class ErrorCode : uint8_t {
   kExpiredIterator,
   kTrimmedDataAccess,
 };
-inline constexpr size_t kErrorCodeCount = 30;
+inline constexpr size_t kErrorCodeCount = 32;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -100,6 +102,8 @@ class Error {
   static Error TableAlreadyExists(std::string message);
   static Error BackupNotFound(std::string message);
   static Error BackupInUse(std::string message);
+  static Error PointInTimeRecoveryUnavailable(std::string message);
+  static Error InvalidRestoreTime(std::string message);
   static Error ResourceInUse(std::string message);
   static Error LimitExceeded(std::string message);
   static Error ConditionalCheckFailed(std::shared_ptr<const Item> old_item = nullptr);

@@ -193,6 +193,9 @@ struct TableDef {
   // disabled) and the recovery period in days.
   int64_t pitr_enabled_ms = 0;
   int64_t pitr_recovery_days = 35;
+  // Where storage keeps its history while PITR is enabled (an id from the table-id
+  // allocator; 0: none). A copy of the definition (a snapshot's) has none of its own.
+  uint64_t pitr_history_id = 0;
   // Set on a table restored from a backup (DescribeTable's RestoreSummary).
   using RestoreSource = TableRestoreSource;
   std::optional<RestoreSource> restored_from;

@@ -38,6 +38,7 @@ constexpr Operation kOperations[] = {
     {"PutItem", ops::PutItem},
     {"Query", ops::Query},
     {"RestoreTableFromBackup", ops::RestoreTableFromBackup},
+    {"RestoreTableToPointInTime", ops::RestoreTableToPointInTime},
     {"Scan", ops::Scan},
     {"SearchVectors", ops::SearchVectors},
     {"TagResource", ops::TagResource},

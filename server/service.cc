@@ -57,11 +57,13 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
       index_part_(catalog),
       stream_part_(clock_),
       expiry_part_(catalog),
+      history_part_(clock_),
       backfills_(db, catalog, index_part_, executor_,
                  index::BackfillTiming{options_.vector_allocation, options_.vector_build_minimum,
                                        options_.transient_status_delay}),
       ttl_(db, catalog, clock_, executor_, options_.ttl_interval),
       retention_(db, catalog, clock_, executor_, options_.ttl_interval),
+      history_retention_(db, catalog, clock_, executor_, options_.ttl_interval),
       client_tokens_(clock_),
       capacity_(options_.enforce_capacity ? std::make_unique<capacity::CapacityGovernor>()
                                           : nullptr),
@@ -75,6 +77,7 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
   }
   db_.AddWritePart(&stream_part_);
   db_.AddWritePart(&expiry_part_);
+  db_.AddWritePart(&history_part_);
 }
 
 Service::~Service() { executor_.Stop(); }
@@ -85,6 +88,7 @@ void Service::StartBackground(std::optional<std::string> graph_dir) {
   ttl_.Resume();
   ttl_.Start();
   retention_.Start();
+  history_retention_.Start();
 }
 
 Status Service::SaveVectorGraphs() {

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "backups/history_part.h"
+#include "backups/history_retention.h"
 #include "capacity/governor.h"
 #include "faults/injector.h"
 #include "index/backfill.h"
@@ -184,9 +186,11 @@ class Service {
   index::EntriesPart index_part_;
   streams::RecordsPart stream_part_;
   ttl::ExpiryPart expiry_part_;
+  backups::HistoryPart history_part_;
   index::Backfills backfills_;
   ttl::Sweeper ttl_;
   streams::Retention retention_;
+  backups::HistoryRetention history_retention_;
   transactions::ClientTokens client_tokens_;
   faults::FaultInjector faults_;
   std::unique_ptr<capacity::CapacityGovernor> capacity_;

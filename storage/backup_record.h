@@ -17,6 +17,9 @@ struct BackupRecord {
   int64_t size_bytes = 0;
   int64_t item_count = 0;
   TableDef source;  // the table as it was backed up
+  // Not a user's backup: the state of `source` at a point in time that a
+  // RestoreTableToPointInTime writes from (never listed; deleted when the restore ends).
+  bool point_in_time = false;
 };
 
 // A saved namespace (the control API's snapshots): each table's definition and a copy of its

@@ -213,6 +213,24 @@ class Database {
   // reader positioned before it has missed records (TrimmedDataAccessException).
   Result<uint64_t> StreamTrimPoint(uint64_t stream_id);
 
+  // ---- Point-in-time recovery history: for each write of a table with PITR, the item as it
+  // was before, at the write's time (appended by a write part, in the write's own batch,
+  // under the table's `pitr_history_id`).
+  // Visits each item written after `after_ms` once, with its state at `after_ms`: the old
+  // image of its first write after then (nullopt: absent), in key order of the history.
+  Status ReadHistoryAfter(uint64_t history_id, int64_t after_ms,
+                          const std::function<Status(PrimaryKey, std::optional<Item>)>& visit);
+  // Removes the history written before `before_ms` (no restore to a time before it can be
+  // asked for). Returns how many records went.
+  Result<uint64_t> TrimHistory(uint64_t history_id, int64_t before_ms);
+  // Removes all of it (PITR disabled, table dropped): O(1).
+  Status DropHistory(uint64_t history_id);
+  // Rewinds `copy`, a raw copy of `table`'s items (CopyItems), to the table's state at
+  // `at_ms` by its history: each item written since then becomes its old image then. Returns
+  // the rewound copy's count and size, given the copy's own (`copied`).
+  Result<TableStats> RewindCopy(const TableDef& table, uint64_t copy_id, int64_t at_ms,
+                                TableStats copied);
+
   // ---- Time to Live's expiry keyspace (expiry time ‖ item, per table), kept by a part.
   // Keys of items of `table_id` whose expiry lies in [earliest, latest) — Numbers of epoch
   // seconds — earliest expiry first, at most `limit`.

@@ -222,6 +222,7 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   DDBD_RETURN_IF_ERROR(ReadCounter(*impl, kStreamSequenceKey, impl->stream_sequence));
   DDBD_RETURN_IF_ERROR(ReadCounter(*impl, kNextTableIdKey, impl->next_table_id));
   DDBD_RETURN_IF_ERROR(LoadStats(*impl));
+  impl->history_sequence = raw->GetLatestSequenceNumber();
   if (options.compact_on_open && !options.in_memory) {
     for (rocksdb::ColumnFamilyHandle* family : {impl->catalog, impl->items, impl->indexes}) {
       status = raw->CompactRange(rocksdb::CompactRangeOptions(), family, nullptr, nullptr);

@@ -208,6 +208,10 @@ Status Database::DropTableData(const TableDef& table) {
     batch.DeleteRange(impl_->indexes, TablePrefix(stream.id), TablePrefix(stream.id + 1));
     batch.Delete(impl_->catalog, std::string(1, kTrimPrefix) + TablePrefix(stream.id));
   }
+  if (table.pitr_history_id != 0) {
+    batch.DeleteRange(impl_->indexes, TablePrefix(table.pitr_history_id),
+                      TablePrefix(table.pitr_history_id + 1));
+  }
   DDBD_RETURN_IF_ERROR(impl_->Commit(batch));
   std::unique_lock lock(impl_->stats_mutex);
   impl_->stats.erase(table.id);

@@ -141,6 +141,9 @@ class WriteBatchBuilder {
   // seconds (Time to Live's attribute).
   virtual void PutExpiry(const AttributeValue& expiry) = 0;
   virtual void DeleteExpiry(const AttributeValue& expiry) = 0;
+  // Records the change's item as it was before the change (`old_encoding`, empty when
+  // absent) at `at_ms` in the point-in-time recovery history `history_id`.
+  virtual void AppendHistory(uint64_t history_id, int64_t at_ms, std::string_view old_encoding) = 0;
   // Runs `notify` once the batch is committed, while the items' locks are still held (so
   // listeners see changes of one item in commit order). Dropped when the call aborts.
   virtual void AfterCommit(std::function<void()> notify) = 0;

@@ -69,6 +69,7 @@ Status DropSnapshotItems(Service& service, const storage::SnapshotRecord& snapsh
 // `table` with fresh ids for itself and its indexes: where its copy is kept.
 Result<TableDef> CopyDefinition(Service& service, const TableDef& table) {
   TableDef copy = table;
+  copy.pitr_history_id = 0;  // the history stays the live table's
   DDBD_ASSIGN_OR_RETURN(copy.id, service.catalog().AllocateId());
   for (IndexDef& index : copy.indexes) {
     DDBD_ASSIGN_OR_RETURN(index.id, service.catalog().AllocateId());
@@ -137,6 +138,11 @@ Status RestoreTable(Service& service, OpContext& ctx, const storage::BackupRecor
   DDBD_ASSIGN_OR_RETURN(std::optional<StreamSpec> stream, NewStream(service, saved, ctx.NowMs()));
   DDBD_ASSIGN_OR_RETURN(auto created,
                         service.catalog().Create(LiveDefinition(saved, ctx.scope(), ctx.NowMs())));
+  // Point-in-time recovery starts over with a history of its own, from the restore.
+  uint64_t history = 0;
+  if (saved.source.pitr_enabled_ms != 0) {
+    DDBD_ASSIGN_OR_RETURN(history, service.catalog().AllocateId());
+  }
   auto fill = [&]() -> Status {
     if (HasVectorIndex(saved.source)) {
       DDBD_RETURN_IF_ERROR(backups::RestoreItems(service.db(), saved, *created));
@@ -148,6 +154,10 @@ Status RestoreTable(Service& service, OpContext& ctx, const storage::BackupRecor
     auto activated = service.catalog().Modify(created->id, [&](TableDef& complete) {
       complete.status = TableStatus::kActive;
       complete.restored_from = saved.source.restored_from;
+      if (history != 0) {
+        complete.pitr_enabled_ms = ctx.NowMs();
+        complete.pitr_history_id = history;
+      }
       if (stream) complete.streams.push_back(*stream);
       return OkStatus();
     });

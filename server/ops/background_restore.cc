@@ -38,16 +38,28 @@ void LogRestore(log::Level level, std::string_view message, const TableDef& tabl
               seconds ? log::Field("seconds", *seconds, 3) : log::Field("seconds", std::string())});
 }
 
+// A point-in-time copy serves one restore: it goes when the restore ends, either way.
+// (Kept in the namespace of the table it was taken from, which its restore is in too.)
+void ForgetPointInTimeCopy(Service& service, const RestoreJob& job) {
+  if (!job.backup.point_in_time) return;
+  service.db().DeleteBackup(job.backup.source.scope, job.backup.id).IgnoreError();
+  service.db().DropItems(job.backup.id).IgnoreError();
+}
+
 void RunSlice(Service& service, std::shared_ptr<RestoreJob> job) {
   if (service.executor().stopping()) return;  // starts over at the next start
   const auto table = service.catalog().FindById(job->table_id);
-  if (!table || table->status != TableStatus::kCreating) return;  // dropped meanwhile
+  if (!table || table->status != TableStatus::kCreating) {  // dropped meanwhile
+    ForgetPointInTimeCopy(service, *job);
+    return;
+  }
   Result<std::optional<PrimaryKey>> last = backups::RestoreSlice(
       service.db(), job->backup, *table, job->after, kItemsPerSlice, job->items_done);
   if (!last.ok()) {
     LogRestore(log::Level::kError, "restore failed: " + last.error().message(), *table, *job);
     OpContext ctx(service, table->scope, table->region);
     DropTable(ctx, *table).IgnoreError();  // no half-restored table is left behind
+    ForgetPointInTimeCopy(service, *job);
     return;
   }
   if (*last) {
@@ -61,6 +73,7 @@ void RunSlice(Service& service, std::shared_ptr<RestoreJob> job) {
     return OkStatus();
   });
   if (!activated.ok()) return;  // dropped meanwhile
+  ForgetPointInTimeCopy(service, *job);
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - job->started;
   LogRestore(log::Level::kInfo, "restore finished", **activated, *job, took.count());
 }

@@ -10,6 +10,7 @@
 #include "server/ops/background_restore.h"
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
+#include "server/ops/restore_request.h"
 #include "server/ops/table_description.h"
 #include "server/ops/transient_status.h"
 
@@ -30,7 +31,7 @@ Result<std::string_view> ReadBackupArn(wire::JsonObject body) {
 Result<BackupRecord> FindBackup(OpContext& ctx, std::string_view arn) {
   DDBD_ASSIGN_OR_RETURN(std::vector<BackupRecord> backups, ctx.db().Backups(ctx.scope()));
   for (BackupRecord& backup : backups) {
-    if (BackupArn(backup) == arn) return std::move(backup);
+    if (!backup.point_in_time && BackupArn(backup) == arn) return std::move(backup);
   }
   return Error::BackupNotFound("Backup not found: " + std::string(arn));
 }
@@ -193,7 +194,7 @@ Result<std::string> ListBackups(OpContext& ctx, const Request& req) {
   std::vector<std::string> arns;
   for (BackupRecord& backup : backups) {
     const double created = static_cast<double>(backup.created_ms) / 1000;
-    if ((table_name && backup.source.name != *table_name) ||
+    if (backup.point_in_time || (table_name && backup.source.name != *table_name) ||
         (type && *type != "USER" && *type != "ALL") || (lower && created < *lower) ||
         (upper && created >= *upper)) {
       continue;
@@ -238,48 +239,25 @@ Result<std::string> ListBackups(OpContext& ctx, const Request& req) {
 // recovery or deletion protection.
 Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
   wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(auto target, wire::GetString(req.body, "TargetTableName"));
-  if (!target) {
-    errors.NotNull("targetTableName");
-  } else {
-    errors.TableName(*target, "targetTableName");
-  }
+  DDBD_ASSIGN_OR_RETURN(RestoreTargetInput target, ReadRestoreTarget(req.body, errors));
   DDBD_ASSIGN_OR_RETURN(auto arn, wire::GetString(req.body, "BackupArn"));
   if (!arn) errors.NotNull("backupArn");
-  DDBD_ASSIGN_OR_RETURN(auto mode, ReadEnum(req.body, "BillingModeOverride", "billingModeOverride",
-                                            {"PROVISIONED", "PAY_PER_REQUEST"}, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  for (std::string_view member : {"GlobalSecondaryIndexOverride", "LocalSecondaryIndexOverride",
-                                  "ProvisionedThroughputOverride", "OnDemandThroughputOverride",
-                                  "SSESpecificationOverride"}) {
-    if (wire::Member(req.body, member)) {
-      return Error::Validation(std::string(member) +
-                               " is not supported by this version of ddbd yet");
-    }
-  }
+  DDBD_RETURN_IF_ERROR(RefuseUnsupportedOverrides(req.body));
   DDBD_ASSIGN_OR_RETURN(BackupRecord backup, FindBackup(ctx, *arn));
-  if (ctx.catalog().Find(ctx.scope(), *target)) {
-    return Error::TableAlreadyExists("Table already exists: " + std::string(*target));
+  if (ctx.catalog().Find(ctx.scope(), target.table_name)) {
+    return Error::TableAlreadyExists("Table already exists: " + std::string(target.table_name));
   }
-  std::optional<BillingMode> billing_override;
-  if (mode)
-    billing_override =
-        *mode == "PAY_PER_REQUEST" ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
   // CREATING (not readable or writable) until every item is in, which the background restore
   // writes (background_restore.h).
-  DDBD_ASSIGN_OR_RETURN(
-      TableDef definition,
-      backups::RestoredDefinition(
-          backup, {ctx.scope(), std::string(*target), ctx.region(), NewTableUuid(), ctx.NowMs()},
-          billing_override));
+  DDBD_ASSIGN_OR_RETURN(TableDef definition,
+                        backups::RestoredDefinition(backup,
+                                                    {ctx.scope(), std::string(target.table_name),
+                                                     ctx.region(), NewTableUuid(), ctx.NowMs()},
+                                                    target.billing_override));
   DDBD_ASSIGN_OR_RETURN(auto created, ctx.catalog().Create(std::move(definition)));
   StartRestore(ctx.service(), created->id, std::move(backup));
-  wire::JsonWriter out;
-  out.BeginObject().Key("TableDescription");
-  WriteTableDescription(out, *created, storage::TableStats{},
-                        [](uint64_t) { return storage::TableStats{}; });
-  out.EndObject();
-  return out.Take();
+  return RenderRestoringTable(*created);
 }
 
 }  // namespace ddbd::server::ops

@@ -1,7 +1,8 @@
 // DescribeContinuousBackups and UpdateContinuousBackups: a table's point-in-time recovery
-// setting, as infrastructure tools (Terraform, CDK) read and write it next to the table.
-// ddbd keeps no history to restore from, so only the setting and its description exist;
-// RestoreTableToPointInTime is not offered.
+// setting. Enabling it gives the table a history (backups/history_part.h) that
+// RestoreTableToPointInTime restores from; disabling it drops the history, as DynamoDB
+// forgets the recovery window.
+#include "backups/history_retention.h"
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
 
@@ -9,8 +10,6 @@ namespace ddbd::server::ops {
 namespace {
 
 constexpr int64_t kDefaultRecoveryDays = 35;
-// DynamoDB's latest restorable time trails the present by about five minutes.
-constexpr int64_t kRestoreLagMs = 5 * 60 * 1000;
 
 std::string RenderDescription(const TableDef& table, int64_t now_ms) {
   wire::JsonWriter out;
@@ -22,9 +21,9 @@ std::string RenderDescription(const TableDef& table, int64_t now_ms) {
   } else {
     out.Key("PointInTimeRecoveryStatus").String("ENABLED");
     out.Key("RecoveryPeriodInDays").Int(table.pitr_recovery_days);
-    out.Key("EarliestRestorableDateTime").EpochSeconds(table.pitr_enabled_ms);
-    out.Key("LatestRestorableDateTime")
-        .EpochSeconds(std::max(table.pitr_enabled_ms, now_ms - kRestoreLagMs));
+    out.Key("EarliestRestorableDateTime")
+        .EpochSeconds(backups::EarliestRestorableMs(table, now_ms));
+    out.Key("LatestRestorableDateTime").EpochSeconds(backups::LatestRestorableMs(table, now_ms));
   }
   out.EndObject().EndObject().EndObject();
   return out.Take();
@@ -78,19 +77,29 @@ Result<std::string> UpdateContinuousBackups(OpContext& ctx, const Request& req) 
   DDBD_ASSIGN_OR_RETURN(PitrChange change, ReadPitrChange(req.body));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTableForBackup(change.table_name));
   const int64_t now = ctx.NowMs();
+  uint64_t new_history = 0;  // for a table that has none yet
+  if (change.enabled && table->pitr_history_id == 0) {
+    DDBD_ASSIGN_OR_RETURN(new_history, ctx.catalog().AllocateId());
+  }
+  uint64_t dropped_history = 0;
   DDBD_ASSIGN_OR_RETURN(auto changed, ctx.catalog().Modify(table->id, [&](TableDef& current) {
     if (!change.enabled) {
+      dropped_history = current.pitr_history_id;
       current.pitr_enabled_ms = 0;
       current.pitr_recovery_days = kDefaultRecoveryDays;
+      current.pitr_history_id = 0;
       return OkStatus();
     }
-    if (current.pitr_enabled_ms == 0) {
+    if (current.pitr_enabled_ms == 0 || current.pitr_history_id == 0) {
+      // The window starts with the history: now (also for a table enabled before ddbd kept it).
       current.pitr_enabled_ms = now;
       current.pitr_recovery_days = kDefaultRecoveryDays;
+      current.pitr_history_id = new_history;
     }
     if (change.recovery_days) current.pitr_recovery_days = *change.recovery_days;
     return OkStatus();
   }));
+  if (dropped_history != 0) DDBD_RETURN_IF_ERROR(ctx.db().DropHistory(dropped_history));
   return RenderDescription(*changed, now);
 }
 

@@ -40,6 +40,7 @@ DDBD_OPERATION(ListTagsOfResource);
 DDBD_OPERATION(PutItem);
 DDBD_OPERATION(Query);
 DDBD_OPERATION(RestoreTableFromBackup);
+DDBD_OPERATION(RestoreTableToPointInTime);
 DDBD_OPERATION(Scan);
 DDBD_OPERATION(SearchVectors);
 DDBD_OPERATION(TagResource);

@@ -25,8 +25,12 @@ bool IsUnfinishedRestore(const TableDef& table) {
 std::optional<storage::BackupRecord> BackupOfRestore(Service& service, const TableDef& table) {
   Result<std::vector<storage::BackupRecord>> backups = service.db().Backups(table.scope);
   if (!backups.ok()) return std::nullopt;
+  std::string_view arn = table.restored_from->backup_arn;
+  if (arn.starts_with(backups::kPointInTimeSource)) {
+    arn.remove_prefix(backups::kPointInTimeSource.size());
+  }
   for (storage::BackupRecord& backup : *backups) {
-    if (backups::BackupArn(backup) == table.restored_from->backup_arn) return std::move(backup);
+    if (backups::BackupArn(backup) == arn) return std::move(backup);
   }
   return std::nullopt;
 }

@@ -1,6 +1,8 @@
 // TableDescription rendering.
 #include "server/ops/table_description.h"
 
+#include "backups/restore.h"
+
 namespace ddbd::server::ops {
 void WriteKeySchema(wire::JsonWriter& out, const TableDef& table) {
   out.BeginArray();
@@ -262,11 +264,11 @@ void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
         .EndObject();
   }
   if (table.restored_from) {
-    out.Key("RestoreSummary")
-        .BeginObject()
-        .Key("SourceBackupArn")
-        .String(table.restored_from->backup_arn)
-        .Key("SourceTableArn")
+    out.Key("RestoreSummary").BeginObject();
+    if (!table.restored_from->backup_arn.starts_with(backups::kPointInTimeSource)) {
+      out.Key("SourceBackupArn").String(table.restored_from->backup_arn);
+    }
+    out.Key("SourceTableArn")
         .String(table.restored_from->table_arn)
         .Key("RestoreDateTime")
         .EpochSeconds(table.restored_from->restored_ms)

@@ -28,6 +28,7 @@ std::string EncodeBackup(const BackupRecord& backup) {
   w.SignedVarint(backup.size_bytes);
   w.SignedVarint(backup.item_count);
   w.Bytes(EncodeTableDef(backup.source));
+  if (backup.point_in_time) w.Byte(1);  // absent in user backups' records
   return out;
 }
 
@@ -119,6 +120,7 @@ Result<BackupRecord> DecodeBackup(std::string_view bytes) {
   backup.size_bytes = in.SignedVarint();
   backup.item_count = in.SignedVarint();
   const std::string_view table = in.Bytes();
+  if (in.ok() && !in.done()) backup.point_in_time = in.Byte() == 1;
   if (!in.ok() || !in.done()) return Corrupt();
   DDBD_ASSIGN_OR_RETURN(backup.source, DecodeTableDef(table));
   return backup;

@@ -30,6 +30,7 @@ class BatchBuilder : public WriteBatchBuilder {
   void AppendStreamRecord(uint64_t stream_id, const StreamRecordDraft& record) override;
   void PutExpiry(const AttributeValue& expiry) override;
   void DeleteExpiry(const AttributeValue& expiry) override;
+  void AppendHistory(uint64_t history_id, int64_t at_ms, std::string_view old_encoding) override;
   void AfterCommit(std::function<void()> notify) override;
 
   // The collection size AddToItemCollection reported for the current item, if any.

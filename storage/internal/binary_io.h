@@ -40,6 +40,7 @@ class ByteReader {
   explicit ByteReader(std::string_view in) : in_(in) {}
   bool ok() const { return ok_; }
   bool done() const { return pos_ == in_.size(); }
+  size_t remaining() const { return in_.size() - pos_; }
 
   uint8_t Byte() {
     if (pos_ >= in_.size()) return Fail(), 0;

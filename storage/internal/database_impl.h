@@ -96,6 +96,9 @@ struct Database::Impl {
   uint64_t stream_sequence = 0;  // the last number issued
   // Serialises the writes of trims, so a stream's trim mark only grows.
   std::mutex trim_mutex;
+  // Orders history records of one item written in the same millisecond. Starts above any
+  // number issued before (RocksDB's sequence grows by at least one per record written).
+  std::atomic<uint64_t> history_sequence{0};
 
   mutable std::shared_mutex stats_mutex;
   std::unordered_map<uint64_t, std::unique_ptr<LiveStats>> stats;

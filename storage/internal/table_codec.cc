@@ -300,6 +300,7 @@ std::string EncodeTableDef(const TableDef& t) {
     ByteWriter w(payload);
     w.SignedVarint(t.pitr_enabled_ms);
     w.SignedVarint(t.pitr_recovery_days);
+    w.SignedVarint(static_cast<int64_t>(t.pitr_history_id));
     fields.Put(kPitr, payload);
   }
   if (t.restored_from) {
@@ -393,6 +394,7 @@ std::optional<bool> DecodeSettingField(uint64_t field, std::string_view payload,
     case kPitr:
       t.pitr_enabled_ms = in.SignedVarint();
       t.pitr_recovery_days = in.SignedVarint();
+      if (!in.done()) t.pitr_history_id = static_cast<uint64_t>(in.SignedVarint());
       break;
     case kContributorInsights:
       DecodeInsights(in, t.contributor_insights.emplace());

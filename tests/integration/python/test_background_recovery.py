@@ -4,6 +4,7 @@ Each test kills the server while a table or index is between states (a delayed s
 change, a GSI backfill, a restore), starts it again on the same data and checks that the
 table reaches the state the acknowledged request asked for, with exactly the right items.
 """
+import datetime
 import http.client
 import json
 import os
@@ -205,6 +206,38 @@ def test_restore_killed_midway_starts_over_at_the_next_start(restartable):
     table = server.client.describe_table(TableName="Copy")["Table"]
     assert table["ItemCount"] == 30000
     assert table["RestoreSummary"]["RestoreInProgress"] is False
+
+
+def test_point_in_time_restore_killed_midway_starts_over_at_the_next_start(restartable):
+    server = restartable()
+    control = server.process.control
+    control("PUT", "/ddbd/clock", {"Now": "2027-01-15T08:00:00Z"})  # frozen: exact points
+    server.client.create_table(TableName="Source", AttributeDefinitions=[PK, GROUP],
+                               GlobalSecondaryIndexes=[by_group_index()], **KEYS)
+    server.client.update_continuous_backups(
+        TableName="Source",
+        PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    control("PUT", "/ddbd/clock", {"Advance": 10})
+    load(server.client, "Source", 30000)
+    control("PUT", "/ddbd/clock", {"Advance": 10})
+    for i in range(100):  # gone from the table, there at the point restored
+        server.client.delete_item(TableName="Source", Key={"pk": {"S": str(i)}})
+    control("PUT", "/ddbd/clock", {"Advance": 600})
+    point = datetime.datetime(2027, 1, 15, 8, 0, 15, tzinfo=datetime.timezone.utc)
+    restored = server.client.restore_table_to_point_in_time(
+        SourceTableName="Source", TargetTableName="Copy", RestoreDateTime=point)
+    assert restored["TableDescription"]["TableStatus"] == "CREATING"
+    server.kill_and_restart()  # the restore has only begun
+    log = Drained(server.process)
+    log.wait_for(r"restore started table=Copy backup=\S+ items_done=0 items_total=30000")
+    wait_for(lambda: table_status(server.client, "Copy") == "ACTIVE", what="ACTIVE")
+    assert scan_count(server.client, "Copy") == 30000
+    assert count_group(server.client, "Copy") == 30000
+    assert "Item" in server.client.get_item(TableName="Copy", Key={"pk": {"S": "7"}})
+    assert scan_count(server.client, "Source") == 29900
+    log.wait_for(r"restore finished table=Copy")
+    # The point-in-time copy it wrote from was never a backup of the user's.
+    assert server.client.list_backups(BackupType="ALL")["BackupSummaries"] == []
 
 
 def test_snapshot_restore_killed_midway_is_rolled_back(restartable):

@@ -34,6 +34,7 @@ OPERATIONS = {
                  "DescribeLimits", "DescribeTable", "DescribeTimeToLive", "ExecuteStatement",
                  "ExecuteTransaction", "GetItem", "ListBackups", "ListContributorInsights",
                  "ListTables", "ListTagsOfResource", "PutItem", "Query", "RestoreTableFromBackup",
+                 "RestoreTableToPointInTime",
                  "Scan", "TagResource", "TransactGetItems", "TransactWriteItems", "UntagResource",
                  "UpdateContinuousBackups", "UpdateContributorInsights", "UpdateItem",
                  "UpdateTable", "UpdateTimeToLive"],
