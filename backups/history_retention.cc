@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "model/log.h"
-
 namespace ddbd::backups {
 
 int64_t EarliestRestorableMs(const TableDef& table, int64_t now_ms) {
@@ -17,29 +15,25 @@ int64_t LatestRestorableMs(const TableDef& table, int64_t now_ms) {
   return std::max(EarliestRestorableMs(table, now_ms), now_ms - kRestoreLagMs);
 }
 
-void HistoryRetention::Start() {
-  executor_.Run([this] { Pass(); });
-}
-
-void HistoryRetention::Pass() {
-  if (auto trimmed = TrimOnce(clock_.NowMs()); !trimmed.ok()) {
-    log::Warning("point-in-time recovery history pass failed (retried later): %s",
-                 trimmed.error().message().c_str());
-  }
-  executor_.RunAfter(interval_, [this] { Pass(); });
-}
-
-Result<uint64_t> HistoryRetention::TrimOnce(int64_t now_ms) {
+Result<uint64_t> TrimHistories(storage::Database& db, const storage::Catalog& catalog,
+                               int64_t now_ms) {
   uint64_t trimmed = 0;
-  for (const auto& table : catalog_.AllTables()) {
-    if (executor_.stopping()) return trimmed;
+  for (const auto& table : catalog.AllTables()) {
     if (table->pitr_history_id == 0) continue;
     // A restore to the earliest time reads the records after it; those before are unneeded.
-    DDBD_ASSIGN_OR_RETURN(uint64_t count, db_.TrimHistory(table->pitr_history_id,
-                                                          EarliestRestorableMs(*table, now_ms)));
+    DDBD_ASSIGN_OR_RETURN(uint64_t count, db.TrimHistory(table->pitr_history_id,
+                                                         EarliestRestorableMs(*table, now_ms)));
     trimmed += count;
   }
   return trimmed;
+}
+
+void StartHistoryRetention(storage::Database& db, const storage::Catalog& catalog,
+                           const Clock& clock, Executor& executor, Executor::Duration interval) {
+  RunEvery(executor, interval, "point-in-time recovery history", [&db, &catalog, &clock] {
+    Result<uint64_t> trimmed = TrimHistories(db, catalog, clock.NowMs());
+    return trimmed.ok() ? OkStatus() : Status(trimmed.error());
+  });
 }
 
 }  // namespace ddbd::backups

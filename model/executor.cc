@@ -2,6 +2,10 @@
 #include "model/executor.h"
 
 #include <algorithm>
+#include <memory>
+#include <utility>
+
+#include "model/log.h"
 
 namespace ddbd {
 namespace {
@@ -96,6 +100,26 @@ void Executor::Stop() {
   }
   // The dropped tasks' captures are released here, outside the lock.
   for (auto& thread : threads) thread.join();
+}
+
+namespace {
+
+void RunPass(Executor& executor, Executor::Duration interval,
+             std::shared_ptr<const std::pair<std::string, std::function<Status()>>> pass) {
+  if (Status done = pass->second(); !done.ok()) {
+    log::Warning("%s pass failed (retried later): %s", pass->first.c_str(),
+                 done.error().message().c_str());
+  }
+  executor.RunAfter(interval, [&executor, interval, pass] { RunPass(executor, interval, pass); });
+}
+
+}  // namespace
+
+void RunEvery(Executor& executor, Executor::Duration interval, std::string what,
+              std::function<Status()> pass) {
+  auto shared = std::make_shared<const std::pair<std::string, std::function<Status()>>>(
+      std::move(what), std::move(pass));
+  executor.Run([&executor, interval, shared] { RunPass(executor, interval, shared); });
 }
 
 }  // namespace ddbd

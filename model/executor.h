@@ -17,8 +17,11 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
+
+#include "model/result.h"
 
 namespace ddbd {
 
@@ -66,5 +69,11 @@ class Executor {
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };
+
+// Runs `pass` on `executor` now, and again `interval` after each run ends, until the
+// executor stops. A failed pass is logged as a warning naming `what` ("stream retention")
+// and retried at the next. REQUIRES: what `pass` uses outlives the executor's threads.
+void RunEvery(Executor& executor, Executor::Duration interval, std::string what,
+              std::function<Status()> pass);
 
 }  // namespace ddbd

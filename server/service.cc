@@ -63,7 +63,6 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
                                        options_.transient_status_delay}),
       ttl_(db, catalog, clock_, executor_, options_.ttl_interval),
       retention_(db, catalog, clock_, executor_, options_.ttl_interval),
-      history_retention_(db, catalog, clock_, executor_, options_.ttl_interval),
       client_tokens_(clock_),
       capacity_(options_.enforce_capacity ? std::make_unique<capacity::CapacityGovernor>()
                                           : nullptr),
@@ -88,7 +87,7 @@ void Service::StartBackground(std::optional<std::string> graph_dir) {
   ttl_.Resume();
   ttl_.Start();
   retention_.Start();
-  history_retention_.Start();
+  backups::StartHistoryRetention(db_, catalog_, clock_, executor_, options_.ttl_interval);
 }
 
 Status Service::SaveVectorGraphs() {

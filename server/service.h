@@ -190,7 +190,6 @@ class Service {
   index::Backfills backfills_;
   ttl::Sweeper ttl_;
   streams::Retention retention_;
-  backups::HistoryRetention history_retention_;
   transactions::ClientTokens client_tokens_;
   faults::FaultInjector faults_;
   std::unique_ptr<capacity::CapacityGovernor> capacity_;

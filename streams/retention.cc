@@ -1,20 +1,13 @@
 // Stream record retention.
 #include "streams/retention.h"
 
-#include "model/log.h"
-
 namespace ddbd::streams {
 
 void Retention::Start() {
-  executor_.Run([this] { Pass(); });
-}
-
-void Retention::Pass() {
-  if (auto trimmed = TrimOnce(clock_.NowMs()); !trimmed.ok()) {
-    log::Warning("stream retention pass failed (retried later): %s",
-                 trimmed.error().message().c_str());
-  }
-  executor_.RunAfter(interval_, [this] { Pass(); });
+  RunEvery(executor_, interval_, "stream retention", [this] {
+    Result<uint64_t> trimmed = TrimOnce(clock_.NowMs());
+    return trimmed.ok() ? OkStatus() : Status(trimmed.error());
+  });
 }
 
 Result<uint64_t> Retention::TrimOnce(int64_t now_ms) {

@@ -31,8 +31,6 @@ class Retention {
   Result<uint64_t> TrimOnce(int64_t now_ms);
 
  private:
-  void Pass();
-
   storage::Database& db_;
   const storage::Catalog& catalog_;
   const Clock& clock_;
