@@ -18,9 +18,10 @@ flushes and compactions are part of its cost), divided by 900. Workloads:
   batch    BatchWriteItem of 25 never-used items (the figure is per request of 25)
 
 `--close` opens a new connection for each request (as a client without keep-alive does)
-instead of one kept alive.
+instead of one kept alive. `--pitr` enables point-in-time recovery on the tables first (each
+write then also records the item as it was, for RestoreTableToPointInTime).
 
-Usage: bench/instructions.py BINARY [BINARY ...] [--workload get] [--close]
+Usage: bench/instructions.py BINARY [BINARY ...] [--workload get] [--close] [--pitr]
          [--profile DIR]  (keeps each binary's callgrind.out there, for callgrind_annotate)
 Needs: valgrind (callgrind_control). Prints one line per binary.
 """
@@ -66,7 +67,7 @@ def request_body(workload, n):
                                        for i in range(25)]}}
 
 
-def count(binary, workload, close, profile):
+def count(binary, workload, close, profile, pitr=False):
     work = tempfile.mkdtemp(prefix="ddbd-instructions-")
     port = free_port()
     out = os.path.join(work, "callgrind.out")
@@ -84,6 +85,10 @@ def count(binary, workload, close, profile):
                 time.sleep(0.2)
         items.create_table(port, "items")
         items.create_table(port, "groups", sort_key=True)
+        for table in ("items", "groups") if pitr else ():
+            items.call(port, "UpdateContinuousBackups", {
+                "TableName": table,
+                "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True}})
         items.write_all(port, "items", [items.item(f"item#{i}", 1024) for i in range(KEYS)])
         items.write_all(port, "groups", [dict(items.item(f"group#{g}", 200), sk={"S": f"{n:02d}"})
                                          for g in range(GROUPS) for n in range(20)])
@@ -127,9 +132,11 @@ def main():
     parser.add_argument("--close", action="store_true",
                         help="a new connection per request instead of one kept alive")
     parser.add_argument("--profile", help="a directory to keep each callgrind.out in")
+    parser.add_argument("--pitr", action="store_true",
+                        help="point-in-time recovery enabled on the tables")
     args = parser.parse_args()
     for binary in args.binaries:
-        figure = count(binary, args.workload, args.close, args.profile)
+        figure = count(binary, args.workload, args.close, args.profile, args.pitr)
         print(f"{binary}: {figure / 1000:.1f} k instructions per {args.workload} request")
 
 
