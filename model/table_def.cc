@@ -90,7 +90,7 @@ std::string StreamSpec::Label() const {
   const std::time_t seconds = static_cast<std::time_t>(created_ms / 1000);
   std::tm utc{};
   gmtime_r(&seconds, &utc);
-  char text[40];
+  char text[64];  // room for any int the fields could hold (no truncation warning)
   std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03d", utc.tm_year + 1900,
                 utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
                 static_cast<int>(created_ms % 1000));
