@@ -21,8 +21,11 @@ Result<uint64_t> TrimHistories(storage::Database& db, const storage::Catalog& ca
   for (const auto& table : catalog.AllTables()) {
     if (table->pitr_history_id == 0) continue;
     // A restore to the earliest time reads the records after it; those before are unneeded.
-    DDBD_ASSIGN_OR_RETURN(uint64_t count, db.TrimHistory(table->pitr_history_id,
-                                                         EarliestRestorableMs(*table, now_ms)));
+    // Until the window is a whole period long it starts at enabling, before any record: no
+    // pass needs to read the history.
+    const int64_t earliest = EarliestRestorableMs(*table, now_ms);
+    if (earliest <= table->pitr_enabled_ms) continue;
+    DDBD_ASSIGN_OR_RETURN(uint64_t count, db.TrimHistory(table->pitr_history_id, earliest));
     trimmed += count;
   }
   return trimmed;

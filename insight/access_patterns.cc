@@ -63,18 +63,18 @@ struct PeakRate {
   }
 };
 
+// Seconds of the steady clock: what the busiest second and the timeline count in. A record
+// reads the clock once; the timeline is put on the calendar when reported.
+int64_t SecondOf(Clock::time_point at) {
+  return std::chrono::duration_cast<std::chrono::seconds>(at.time_since_epoch()).count();
+}
+
 // One second of a table's timeline.
 struct TimelineSecond {
-  int64_t epoch_second = -1;
+  int64_t second = -1;  // SecondOf
   uint64_t requests = 0;
   double read_units = 0, write_units = 0;
 };
-
-int64_t EpochSecondNow() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 }  // namespace
 
@@ -89,22 +89,21 @@ struct AccessPatterns::Site {
   uint64_t largest_item = 0;
   bool any_read = false;
   std::optional<size_t> widest_read = 0;  // nullopt once a read asked for everything
-  std::array<TimelineSecond, kTimelineSeconds> timeline;  // a ring, by epoch second
+  std::array<TimelineSecond, kTimelineSeconds> timeline;  // a ring, by SecondOf
   RaceWatch races;                                        // tables only
   std::string lost_update_item;
 
-  TimelineSecond& ThisSecond() {
-    const int64_t now = EpochSecondNow();
-    TimelineSecond& second = timeline[static_cast<uint64_t>(now) % kTimelineSeconds];
-    if (second.epoch_second != now) second = TimelineSecond{now};
-    return second;
+  TimelineSecond& InTimeline(int64_t second) {
+    TimelineSecond& slot = timeline[static_cast<uint64_t>(second) % kTimelineSeconds];
+    if (slot.second != second) slot = TimelineSecond{second};
+    return slot;
   }
 
-  int64_t Touch() {
-    const Clock::time_point now = Clock::now();
+  // Marks the site used at `now`; returns its second.
+  int64_t Touch(Clock::time_point now) {
     if (!first) first = now;
     last = now;
-    return std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+    return SecondOf(now);
   }
 };
 
@@ -120,9 +119,10 @@ AccessPatterns::Site& AccessPatterns::At(uint64_t table_id, uint64_t index_id) {
 void AccessPatterns::RecordRead(const ReadEvent& read) {
   std::lock_guard lock(mutex_);
   Site& site = At(read.table_id, read.index_id);
-  site.read_rate.Add(read.units, site.Touch());
+  const int64_t second = site.Touch(Clock::now());
+  site.read_rate.Add(read.units, second);
   site.counts.read_units += read.units;
-  (read.index_id == 0 ? site : At(read.table_id, 0)).ThisSecond().read_units += read.units;
+  (read.index_id == 0 ? site : At(read.table_id, 0)).InTimeline(second).read_units += read.units;
   site.counts.items_read += read.items_read;
   site.counts.items_returned += read.items_returned;
   if (read.filtered) {
@@ -162,10 +162,9 @@ void AccessPatterns::RecordRead(const ReadEvent& read) {
   }
 }
 
-void AccessPatterns::WatchForRaces(Site& site, const WriteEvent& write) {
+void AccessPatterns::WatchForRaces(Site& site, const WriteEvent& write, Clock::time_point now) {
   const int64_t now_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch())
-          .count();
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
   switch (site.races.Write(ItemHash(write.partition_hash, write.sort), write.blind, now_ms)) {
     case RaceWatch::Verdict::kOther:
       break;
@@ -184,9 +183,12 @@ void AccessPatterns::WatchForRaces(Site& site, const WriteEvent& write) {
 void AccessPatterns::RecordWrite(const WriteEvent& write) {
   std::lock_guard lock(mutex_);
   Site& site = At(write.table_id, 0);
-  site.write_rate.Add(write.units, site.Touch());
+  const Clock::time_point now = Clock::now();
+  const int64_t second = site.Touch(now);
+  site.write_rate.Add(write.units, second);
   site.counts.write_units += write.units;
-  site.ThisSecond().write_units += write.units;
+  TimelineSecond& in_timeline = site.InTimeline(second);
+  in_timeline.write_units += write.units;
   ++site.counts.writes;
   const auto bucket =
       std::lower_bound(std::begin(kItemSizeBounds), std::end(kItemSizeBounds), write.item_size);
@@ -194,7 +196,7 @@ void AccessPatterns::RecordWrite(const WriteEvent& write) {
     ++site.item_sizes[bucket - std::begin(kItemSizeBounds)];
   }
   site.largest_item = std::max(site.largest_item, write.item_size);
-  if (write.partition && write.applied) WatchForRaces(site, write);
+  if (write.partition && write.applied) WatchForRaces(site, write, now);
   if (write.partition) {
     site.partitions_written.Add(write.partition_hash, write.units,
                                 [&] { return KeyText(*write.partition); });
@@ -205,9 +207,9 @@ void AccessPatterns::RecordWrite(const WriteEvent& write) {
     }
   }
   for (const auto& [index_id, units] : write.global_indexes) {
-    site.ThisSecond().write_units += units;
+    in_timeline.write_units += units;
     Site& index = At(write.table_id, index_id);
-    index.write_rate.Add(units, index.Touch());
+    index.write_rate.Add(units, index.Touch(now));
     index.counts.write_units += units;
     ++index.counts.writes;
   }
@@ -224,10 +226,10 @@ void AccessPatterns::RecordThrottle(const ThrottleEvent& throttle) {
 void AccessPatterns::RecordRequest(std::span<const uint64_t> table_ids, std::string_view operation,
                                    bool throttled) {
   std::lock_guard lock(mutex_);
+  const Clock::time_point now = Clock::now();
   for (uint64_t table_id : table_ids) {
     Site& site = At(table_id, 0);
-    site.Touch();
-    ++site.ThisSecond().requests;
+    ++site.InTimeline(site.Touch(now)).requests;
     auto found = site.operations.find(operation);
     if (found == site.operations.end()) found = site.operations.emplace(operation, 0).first;
     ++found->second;
@@ -302,13 +304,17 @@ std::vector<NamespaceReport> AccessPatterns::Report(
 
 namespace {
 
+// The timeline of the seconds up to now, put on the calendar (its steady seconds shifted to
+// the system clock's).
 Timeline TimelineOf(const AccessPatterns::Site& site) {
   Timeline timeline;
-  timeline.end_epoch_second = EpochSecondNow();
-  for (int64_t s = timeline.end_epoch_second - int64_t{kTimelineSeconds} + 1;
-       s <= timeline.end_epoch_second; ++s) {
+  timeline.end_epoch_second = std::chrono::duration_cast<std::chrono::seconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count();
+  const int64_t end = SecondOf(Clock::now());
+  for (int64_t s = end - int64_t{kTimelineSeconds} + 1; s <= end; ++s) {
     const TimelineSecond& second = site.timeline[static_cast<uint64_t>(s) % kTimelineSeconds];
-    const bool current = second.epoch_second == s;
+    const bool current = second.second == s;
     timeline.requests.push_back(current ? second.requests : 0);
     timeline.read_units.push_back(current ? second.read_units : 0);
     timeline.write_units.push_back(current ? second.write_units : 0);
@@ -318,12 +324,7 @@ Timeline TimelineOf(const AccessPatterns::Site& site) {
 
 SiteReport ReportOf(const AccessPatterns::Site* site, std::string index, std::string kind,
                     std::string projection) {
-  SiteReport report;
-  report.index = std::move(index);
-  report.kind = std::move(kind);
-  report.projection = std::move(projection);
-  report.item_sizes.assign(std::size(kItemSizeBounds), 0);
-  report.widest_read = 0;
+  SiteReport report = EmptySiteReport(std::move(kind), std::move(index), std::move(projection));
   if (!site) return report;
   report.operations.insert(site->operations.begin(), site->operations.end());
   static_cast<SiteCounters&>(report) = site->counts;
@@ -350,6 +351,16 @@ SiteReport ReportOf(const AccessPatterns::Site* site, std::string index, std::st
 }
 
 }  // namespace
+
+SiteReport EmptySiteReport(std::string kind, std::string index, std::string projection) {
+  SiteReport report;
+  report.kind = std::move(kind);
+  report.index = std::move(index);
+  report.projection = std::move(projection);
+  report.item_sizes.assign(std::size(kItemSizeBounds), 0);
+  report.widest_read = 0;
+  return report;
+}
 
 Cost CostOf(const TableReport& table, const Prices& prices) {
   Cost cost;

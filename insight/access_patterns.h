@@ -157,6 +157,9 @@ struct NamespaceReport {
   std::vector<Finding> findings;
 };
 
+// The report of a table or index with nothing recorded: what it is, every figure zero.
+SiteReport EmptySiteReport(std::string kind, std::string index = "", std::string projection = "");
+
 // The monthly cost of a table and its indexes: on demand at the observed average rates (over
 // at least one second), provisioned at the capacity of the busiest second, and storage.
 Cost CostOf(const TableReport& table, const Prices& prices);
@@ -191,7 +194,8 @@ class AccessPatterns {
  private:
   Site& At(uint64_t table_id, uint64_t index_id);  // REQUIRES: mutex_ held
   // Counts the read-modify-writes and lost updates of an applied write. REQUIRES: mutex_ held
-  static void WatchForRaces(Site& site, const WriteEvent& write);
+  static void WatchForRaces(Site& site, const WriteEvent& write,
+                            std::chrono::steady_clock::time_point now);
 
   std::mutex mutex_;
   std::map<std::pair<uint64_t, uint64_t>, std::unique_ptr<Site>> sites_;

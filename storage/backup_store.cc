@@ -106,10 +106,10 @@ Status Database::PutBackup(std::string_view scope, const BackupRecord& backup) {
 }
 
 Status Database::DeleteBackup(std::string_view scope, uint64_t backup_id) {
-  rocksdb::Status status =
-      impl_->db->Delete(impl_->write_options, impl_->catalog, BackupKey(scope, backup_id));
-  if (!status.ok()) return StorageError(status);
-  return OkStatus();
+  rocksdb::WriteBatch batch;
+  batch.Delete(impl_->catalog, BackupKey(scope, backup_id));
+  batch.DeleteRange(impl_->items, TablePrefix(backup_id), TablePrefix(backup_id + 1));
+  return impl_->Commit(batch);
 }
 
 Result<std::vector<BackupRecord>> Database::Backups(std::string_view scope) {

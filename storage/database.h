@@ -243,9 +243,10 @@ class Database {
   // backup's own id; its record lives in the catalog under (scope, backup id).
   // Copies the items of `from_id` to `to_id`; returns their count and DynamoDB size.
   Result<TableStats> CopyItems(uint64_t from_id, uint64_t to_id);
-  // Removes every item stored under `id` (a deleted backup's copy).
+  // Removes every item stored under `id` (a copy no record names yet).
   Status DropItems(uint64_t id);
   Status PutBackup(std::string_view scope, const BackupRecord& backup);
+  // Removes a backup's record and its items, in one batch.
   Status DeleteBackup(std::string_view scope, uint64_t backup_id);
   // The backups of `scope`, oldest first (ids are allocated in creation order).
   Result<std::vector<BackupRecord>> Backups(std::string_view scope);

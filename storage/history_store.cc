@@ -33,17 +33,37 @@ struct HistoryRecord {
   std::string_view old_encoding;  // empty: the item was absent
 };
 
-Result<HistoryRecord> ReadRecord(std::string_view key, std::string_view value) {
+// The time of a record, from its key alone.
+Result<int64_t> RecordTime(std::string_view key) {
   if (key.size() < 8 + kTimeAndSequenceBytes) return Error::Internal("corrupt history key");
+  ByteReader time(key.substr(key.size() - kTimeAndSequenceBytes, 8));
+  return static_cast<int64_t>(time.FixedBigEndian64());
+}
+
+Result<HistoryRecord> ReadRecord(std::string_view key, std::string_view value) {
   HistoryRecord record;
+  DDBD_ASSIGN_OR_RETURN(record.time_ms, RecordTime(key));
   record.item_prefix = key.substr(0, key.size() - kTimeAndSequenceBytes);
-  ByteReader time(key.substr(record.item_prefix.size(), 8));
-  record.time_ms = static_cast<int64_t>(time.FixedBigEndian64());
   ByteReader in(value);
   record.key_encoding = in.Bytes();
   if (!in.ok()) return Error::Internal("corrupt history record");
   record.old_encoding = value.substr(value.size() - in.remaining());
   return record;
+}
+
+// Visits every record of history `history_id` (key, value), in key order.
+Status ForEachRecord(Database::Impl& impl, uint64_t history_id,
+                     const std::function<Status(std::string_view, std::string_view)>& visit) {
+  const std::string begin = TablePrefix(history_id), end = TablePrefix(history_id + 1);
+  rocksdb::ReadOptions options;
+  rocksdb::Slice upper(end);
+  options.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(impl.db->NewIterator(options, impl.indexes));
+  for (it->Seek(begin); it->Valid(); it->Next()) {
+    DDBD_RETURN_IF_ERROR(visit(it->key().ToStringView(), it->value().ToStringView()));
+  }
+  if (!it->status().ok()) return StorageError(it->status());
+  return OkStatus();
 }
 
 }  // namespace
@@ -66,21 +86,16 @@ namespace {
 // after then.
 Status ForEachFirstRecordAfter(Database::Impl& impl, uint64_t history_id, int64_t after_ms,
                                const std::function<Status(const HistoryRecord&)>& visit) {
-  const std::string begin = TablePrefix(history_id), end = TablePrefix(history_id + 1);
-  rocksdb::ReadOptions options;
-  rocksdb::Slice upper(end);
-  options.iterate_upper_bound = &upper;
-  std::unique_ptr<rocksdb::Iterator> it(impl.db->NewIterator(options, impl.indexes));
   std::string visited;  // the item prefix whose first record after `after_ms` was visited
-  for (it->Seek(begin); it->Valid(); it->Next()) {
-    DDBD_ASSIGN_OR_RETURN(HistoryRecord record,
-                          ReadRecord(it->key().ToStringView(), it->value().ToStringView()));
-    if (record.time_ms <= after_ms || record.item_prefix == visited) continue;
-    visited = std::string(record.item_prefix);
-    DDBD_RETURN_IF_ERROR(visit(record));
-  }
-  if (!it->status().ok()) return StorageError(it->status());
-  return OkStatus();
+  return ForEachRecord(impl, history_id,
+                       [&](std::string_view key, std::string_view value) -> Status {
+                         DDBD_ASSIGN_OR_RETURN(HistoryRecord record, ReadRecord(key, value));
+                         if (record.time_ms <= after_ms || record.item_prefix == visited) {
+                           return OkStatus();
+                         }
+                         visited = std::string(record.item_prefix);
+                         return visit(record);
+                       });
 }
 
 }  // namespace
@@ -132,24 +147,18 @@ Result<TableStats> Database::RewindCopy(const TableDef& table, uint64_t copy_id,
 }
 
 Result<uint64_t> Database::TrimHistory(uint64_t history_id, int64_t before_ms) {
-  const std::string begin = TablePrefix(history_id), end = TablePrefix(history_id + 1);
-  rocksdb::ReadOptions options;
-  rocksdb::Slice upper(end);
-  options.iterate_upper_bound = &upper;
-  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(options, impl_->indexes));
   uint64_t trimmed = 0;
   rocksdb::WriteBatch batch;
-  for (it->Seek(begin); it->Valid(); it->Next()) {
-    DDBD_ASSIGN_OR_RETURN(HistoryRecord record,
-                          ReadRecord(it->key().ToStringView(), it->value().ToStringView()));
-    if (record.time_ms >= before_ms) continue;
-    batch.Delete(impl_->indexes, it->key());
-    if (++trimmed % 1024 == 0) {
-      DDBD_RETURN_IF_ERROR(impl_->Commit(batch));
-      batch.Clear();
-    }
-  }
-  if (!it->status().ok()) return StorageError(it->status());
+  DDBD_RETURN_IF_ERROR(
+      ForEachRecord(*impl_, history_id, [&](std::string_view key, std::string_view) -> Status {
+        DDBD_ASSIGN_OR_RETURN(int64_t time_ms, RecordTime(key));
+        if (time_ms >= before_ms) return OkStatus();
+        batch.Delete(impl_->indexes, key);
+        if (++trimmed % 1024 != 0) return OkStatus();
+        Status committed = impl_->Commit(batch);
+        batch.Clear();
+        return committed;
+      }));
   DDBD_RETURN_IF_ERROR(impl_->Commit(batch));
   return trimmed;
 }

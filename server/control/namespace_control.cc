@@ -97,7 +97,6 @@ Result<std::string> DeleteNamespace(Service& service, std::string_view name) {
   DDBD_ASSIGN_OR_RETURN(std::vector<storage::BackupRecord> backups, service.db().Backups(scope));
   for (const storage::BackupRecord& backup : backups) {
     DDBD_RETURN_IF_ERROR(service.db().DeleteBackup(scope, backup.id));
-    DDBD_RETURN_IF_ERROR(service.db().DropItems(backup.id));
   }
   wire::JsonWriter out;
   out.BeginObject().Key("Name").String(Service::NamespaceOfScope(scope));

@@ -43,7 +43,6 @@ void LogRestore(log::Level level, std::string_view message, const TableDef& tabl
 void ForgetPointInTimeCopy(Service& service, const RestoreJob& job) {
   if (!job.backup.point_in_time) return;
   service.db().DeleteBackup(job.backup.source.scope, job.backup.id).IgnoreError();
-  service.db().DropItems(job.backup.id).IgnoreError();
 }
 
 void RunSlice(Service& service, std::shared_ptr<RestoreJob> job) {

@@ -163,7 +163,6 @@ Result<std::string> DeleteBackup(OpContext& ctx, const Request& req) {
     }
   }
   DDBD_RETURN_IF_ERROR(ctx.db().DeleteBackup(ctx.scope(), backup.id));
-  DDBD_RETURN_IF_ERROR(ctx.db().DropItems(backup.id));
   return RenderDescription(backup, "DELETED");
 }
 

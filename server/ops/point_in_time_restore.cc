@@ -105,7 +105,6 @@ Result<std::string> RestoreTableToPointInTime(OpContext& ctx, const Request& req
   }();
   if (!created.ok()) {  // the copy served nothing
     ctx.db().DeleteBackup(ctx.scope(), copy.id).IgnoreError();
-    ctx.db().DropItems(copy.id).IgnoreError();
     return created.error();
   }
   StartRestore(ctx.service(), (*created)->id, std::move(copy));

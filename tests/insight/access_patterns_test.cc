@@ -33,16 +33,6 @@ TEST(TopKeysTest, KeepsTheHeaviestKeysWithinCapacityAndReportsCertainWeights) {
   EXPECT_EQ(labels_made, 5);
 }
 
-SiteReport Site(std::string kind, std::string index = "", std::string projection = "") {
-  SiteReport site;
-  site.kind = std::move(kind);
-  site.index = std::move(index);
-  site.projection = std::move(projection);
-  site.item_sizes.assign(std::size(kItemSizeBounds), 0);
-  site.widest_read = 0;
-  return site;
-}
-
 std::vector<std::string> Codes(const TableReport& table) {
   std::vector<std::string> codes;
   for (const Finding& finding : Findings(table)) codes.push_back(finding.code);
@@ -52,7 +42,7 @@ std::vector<std::string> Codes(const TableReport& table) {
 TEST(FindingsTest, EachRuleFiresAtItsThresholdAndNotBelow) {
   TableReport table;
   table.name = "Orders";
-  table.sites.push_back(Site("TABLE"));
+  table.sites.push_back(EmptySiteReport("TABLE"));
   SiteReport& base = table.sites.back();
   EXPECT_EQ(Codes(table), std::vector<std::string>{});
 
@@ -97,7 +87,7 @@ TEST(FindingsTest, EachRuleFiresAtItsThresholdAndNotBelow) {
   EXPECT_EQ(Codes(table), std::vector<std::string>{"large-items"});
   base.largest_item = 0;
 
-  table.sites.push_back(Site("GSI", "ByStatus", "ALL"));
+  table.sites.push_back(EmptySiteReport("GSI", "ByStatus", "ALL"));
   SiteReport& gsi = table.sites.back();
   gsi.writes = 10;
   EXPECT_EQ(Codes(table), std::vector<std::string>{"unused-index"});
@@ -131,7 +121,7 @@ TEST(FindingsTest, EachRuleFiresAtItsThresholdAndNotBelow) {
 TEST(CostTest, OnDemandAtTheAverageRateProvisionedForTheBusiestSecond) {
   TableReport table;
   table.size_bytes = 2LL * 1024 * 1024 * 1024;  // 2 GB
-  table.sites.push_back(Site("TABLE"));
+  table.sites.push_back(EmptySiteReport("TABLE"));
   SiteReport& base = table.sites.back();
   base.read_units = 1000;
   base.write_units = 500;
