@@ -38,6 +38,16 @@ constexpr ErrorInfo kErrors[] = {
      MessageMember::kLowerCase},
     {ErrorCode::kInvalidRestoreTime, "com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException",
      400, MessageMember::kLowerCase},
+    {ErrorCode::kInvalidExportTime, "com.amazonaws.dynamodb.v20120810#InvalidExportTimeException",
+     400, MessageMember::kLowerCase},
+    {ErrorCode::kExportNotFound, "com.amazonaws.dynamodb.v20120810#ExportNotFoundException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kExportConflict, "com.amazonaws.dynamodb.v20120810#ExportConflictException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kImportNotFound, "com.amazonaws.dynamodb.v20120810#ImportNotFoundException", 400,
+     MessageMember::kLowerCase},
+    {ErrorCode::kImportConflict, "com.amazonaws.dynamodb.v20120810#ImportConflictException", 400,
+     MessageMember::kLowerCase},
     {ErrorCode::kResourceInUse, "com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400,
      MessageMember::kLowerCase},
     {ErrorCode::kLimitExceeded, "com.amazonaws.dynamodb.v20120810#LimitExceededException", 400,
@@ -158,6 +168,21 @@ Error Error::PointInTimeRecoveryUnavailable(std::string message) {
 }
 Error Error::InvalidRestoreTime(std::string message) {
   return Error(ErrorCode::kInvalidRestoreTime, std::move(message));
+}
+Error Error::InvalidExportTime(std::string message) {
+  return Error(ErrorCode::kInvalidExportTime, std::move(message));
+}
+Error Error::ExportNotFound(std::string message) {
+  return Error(ErrorCode::kExportNotFound, std::move(message));
+}
+Error Error::ExportConflict(std::string message) {
+  return Error(ErrorCode::kExportConflict, std::move(message));
+}
+Error Error::ImportNotFound(std::string message) {
+  return Error(ErrorCode::kImportNotFound, std::move(message));
+}
+Error Error::ImportConflict(std::string message) {
+  return Error(ErrorCode::kImportConflict, std::move(message));
 }
 Error Error::ResourceInUse(std::string message) {
   return Error(ErrorCode::kResourceInUse, std::move(message));

@@ -30,6 +30,11 @@ enum class ErrorCode : uint8_t {
   kBackupInUse,
   kPointInTimeRecoveryUnavailable,
   kInvalidRestoreTime,
+  kInvalidExportTime,
+  kExportNotFound,
+  kExportConflict,
+  kImportNotFound,
+  kImportConflict,
   kResourceInUse,
   kLimitExceeded,
   kConditionalCheckFailed,
@@ -50,7 +55,7 @@ enum class ErrorCode : uint8_t {
   kExpiredIterator,
   kTrimmedDataAccess,
 };
-inline constexpr size_t kErrorCodeCount = 32;
+inline constexpr size_t kErrorCodeCount = 37;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -104,6 +109,11 @@ class Error {
   static Error BackupInUse(std::string message);
   static Error PointInTimeRecoveryUnavailable(std::string message);
   static Error InvalidRestoreTime(std::string message);
+  static Error InvalidExportTime(std::string message);
+  static Error ExportNotFound(std::string message);
+  static Error ExportConflict(std::string message);
+  static Error ImportNotFound(std::string message);
+  static Error ImportConflict(std::string message);
   static Error ResourceInUse(std::string message);
   static Error LimitExceeded(std::string message);
   static Error ConditionalCheckFailed(std::shared_ptr<const Item> old_item = nullptr);

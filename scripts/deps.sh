@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(g++ cmake make pkg-config ccache libboost1.81-dev librocksdb-dev libsimdjson-dev
-          libhnswlib-dev libxxhash-dev libjemalloc-dev zlib1g-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev)
+          libhnswlib-dev libxxhash-dev libjemalloc-dev zlib1g-dev libzstd-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(python3 python3-boto3 python3-pytest python3-prometheus-client awscli curl)
   # The Go SDK v2's integration tests: Debian's Go and its packaged SDK.

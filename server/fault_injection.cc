@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <map>
 
-#include "server/wire/json_reader.h"
-#include "server/wire/json_writer.h"
+#include "wire/json_reader.h"
+#include "wire/json_writer.h"
 
 namespace ddbd::server {
 namespace {

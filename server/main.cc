@@ -15,7 +15,7 @@
 #include "server/http/server.h"
 #include "server/ops/recovery.h"
 #include "server/options.h"
-#include "server/wire/attribute_value_json.h"
+#include "wire/attribute_value_json.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
 
@@ -96,7 +96,10 @@ int main(int argc, char** argv) {
     log::Error("cannot load catalog: %s", catalog.error().message().c_str());
     return 1;
   }
-  server::wire::SetStringSetsSorted(cl.service.compat == server::CompatProfile::kDynamoDbLocal);
+  if (cl.service.s3_root.empty() && !cl.storage.in_memory) {
+    cl.service.s3_root = cl.storage.path + "/s3";
+  }
+  wire::SetStringSetsSorted(cl.service.compat == server::CompatProfile::kDynamoDbLocal);
   server::Service service(**db, **catalog, cl.service);
   // HNSW graphs saved by the last clean shutdown live beside the database.
   std::optional<std::string> graph_dir;
@@ -109,9 +112,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (const auto& note : cl.notes) log::Info("%s", note.c_str());
-  log::Info("listening on %s:%u%s; storage: %s; isolation: %s; max connections: %d",
+  log::Info("listening on %s:%u%s; storage: %s; S3: %s; isolation: %s; max connections: %d",
             cl.server.address.c_str(), http.port(), cl.server.tls() ? " (https)" : "",
             cl.storage.in_memory ? "in memory" : cl.storage.path.c_str(),
+            service.objects().Describe().c_str(),
             cl.service.isolation.Describe().c_str(), cl.server.max_connections);
 
   std::thread signal_thread([&] {

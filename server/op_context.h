@@ -10,7 +10,7 @@
 #include "model/table_def.h"
 #include "server/consumption.h"
 #include "server/service.h"
-#include "server/wire/json_reader.h"
+#include "wire/json_reader.h"
 
 namespace ddbd::server {
 

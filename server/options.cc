@@ -49,6 +49,9 @@ constexpr std::string_view kUsage = R"(Usage: ddbd [options]
   --address ADDR        address to bind (default 0.0.0.0)
   --db-path DIR         data directory of the on-disk database (default ./ddbd-data)
   --in-memory           keep everything in memory; nothing is written to disk
+  --s3-root DIR         the local S3 of exports and imports: s3://bucket/key is the file
+                        DIR/bucket/key (default: s3/ in the data directory; in memory
+                        with --in-memory)
   --isolate WHAT        separate tables by the request's credentials:
                         access-key, region, access-key,region or none (default none:
                         every client sees the same tables)
@@ -237,6 +240,12 @@ std::vector<Option> StorageOptions() {
          return OkStatus();
        }},
       Flag({"--in-memory", "-inMemory"}, [](CommandLine& cl) { cl.storage.in_memory = true; }),
+      {{"--s3-root"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) {
+         cl.service.s3_root = v;
+         return OkStatus();
+       }},
       // Up to 1 GB: the flag exists to lower DynamoDB's 10 GB limit in tests.
       IntOption({"--item-collection-limit-bytes"}, 1, 1 << 30,
                 [](CommandLine& cl, int v) { cl.storage.item_collection_limit_bytes = v; }),

@@ -66,6 +66,9 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
       client_tokens_(clock_),
       capacity_(options_.enforce_capacity ? std::make_unique<capacity::CapacityGovernor>()
                                           : nullptr),
+      objects_(options_.s3_root.empty() ? objects::NewMemoryStore()
+                                        : objects::OpenDirectoryStore(options_.s3_root)),
+      exports_(db, catalog, *objects_, executor_, clock_),
       executor_(BackgroundThreads(options_.background_threads)) {
   index_part_.SetVectorListener(
       [this](vector::EntryChange change) { vectors_.Apply(std::move(change)); });

@@ -22,6 +22,8 @@
 #include "insight/access_patterns.h"
 #include "model/clock.h"
 #include "model/executor.h"
+#include "objects/object_store.h"
+#include "portability/export_jobs.h"
 #include "server/credentials.h"
 #include "server/metrics.h"
 #include "storage/catalog.h"
@@ -96,6 +98,9 @@ struct ServiceOptions {
   bool enforce_capacity = false;
   // GSI entries become visible to reads this long after their write (--gsi-lag-ms; 0: at once).
   int64_t gsi_lag_ms = 0;
+  // The local S3 of exports, imports and bulk operations: a directory (--s3-root; by default
+  // s3/ in the data directory), or memory when empty (--in-memory).
+  std::string s3_root;
 };
 
 // The credential scope of a SigV4-signed request ("Credential=AKID/date/region/service/…").
@@ -125,6 +130,8 @@ class Service {
   // The same clock, to freeze, advance or run (the control API).
   ControllableClock& controllable_clock() { return clock_; }
   Executor& executor() { return executor_; }
+  objects::ObjectStore& objects() { return *objects_; }
+  portability::ExportJobs& exports() { return exports_; }
   vector::VectorIndexes& vectors() { return vectors_; }
   index::Backfills& backfills() { return backfills_; }
   ttl::Sweeper& ttl() { return ttl_; }
@@ -193,6 +200,8 @@ class Service {
   transactions::ClientTokens client_tokens_;
   faults::FaultInjector faults_;
   std::unique_ptr<capacity::CapacityGovernor> capacity_;
+  std::unique_ptr<objects::ObjectStore> objects_;
+  portability::ExportJobs exports_;
   insight::AccessPatterns access_patterns_;
   std::unique_ptr<index::GsiLag> gsi_lag_;
   std::optional<std::string> graph_dir_;

@@ -220,6 +220,19 @@ class Database {
   // image of its first write after then (nullopt: absent), in key order of the history.
   Status ReadHistoryAfter(uint64_t history_id, int64_t after_ms,
                           const std::function<Status(PrimaryKey, std::optional<Item>)>& visit);
+  // One item's writes in a span of the history (after_ms, through_ms].
+  struct HistoryChange {
+    PrimaryKey key;
+    std::optional<Item> before;  // its state when the span began (nullopt: absent)
+    // Written again after the span: `after` is its state when the span ended. Otherwise its
+    // state then is its live one.
+    bool written_since = false;
+    std::optional<Item> after;
+    int64_t last_write_ms = 0;  // the time of its last write in the span
+  };
+  // Visits each item written in (after_ms, through_ms] once, in key order of the history.
+  Status ReadHistoryBetween(uint64_t history_id, int64_t after_ms, int64_t through_ms,
+                            const std::function<Status(HistoryChange)>& visit);
   // Removes the history written before `before_ms` (no restore to a time before it can be
   // asked for). Returns how many records went.
   Result<uint64_t> TrimHistory(uint64_t history_id, int64_t before_ms);
@@ -256,6 +269,17 @@ class Database {
   Status DeleteSnapshot(std::string_view scope, std::string_view name);
   // Every snapshot, by scope then name.
   Result<std::vector<SnapshotRecord>> Snapshots();
+
+  // ---- Records of data-movement jobs (exports, imports, bulk operations), by kind (one
+  // byte) and id (unique, ordered by start time). Their bytes belong to the job's module.
+  struct JobRecord {
+    std::string id;
+    std::string bytes;
+  };
+  Status PutJob(char kind, std::string_view id, std::string_view bytes);
+  Result<std::optional<std::string>> GetJob(char kind, std::string_view id);
+  // Every record of `kind`, in id order.
+  Result<std::vector<JobRecord>> Jobs(char kind);
 
   // ---- The database as a whole.
   // The sequence number of the last write: equal at two moments only if nothing was written

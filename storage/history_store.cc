@@ -114,6 +114,52 @@ Status Database::ReadHistoryAfter(
       });
 }
 
+namespace {
+
+Result<std::optional<Item>> DecodeImage(std::string_view encoding) {
+  if (encoding.empty()) return std::optional<Item>();
+  DDBD_ASSIGN_OR_RETURN(Item item, DecodeStoredItem(encoding));
+  return std::optional<Item>(std::move(item));
+}
+
+}  // namespace
+
+Status Database::ReadHistoryBetween(uint64_t history_id, int64_t after_ms, int64_t through_ms,
+                                    const std::function<Status(HistoryChange)>& visit) {
+  std::string item_prefix;  // of `pending`
+  std::optional<HistoryChange> pending;  // the current item's change, while its records last
+  auto flush = [&]() -> Status {
+    if (!pending) return OkStatus();
+    Status visited = visit(std::move(*pending));
+    pending.reset();
+    return visited;
+  };
+  DDBD_RETURN_IF_ERROR(ForEachRecord(
+      *impl_, history_id, [&](std::string_view key, std::string_view value) -> Status {
+        DDBD_ASSIGN_OR_RETURN(HistoryRecord record, ReadRecord(key, value));
+        if (record.item_prefix != item_prefix) {
+          DDBD_RETURN_IF_ERROR(flush());
+          item_prefix = std::string(record.item_prefix);
+        }
+        if (record.time_ms <= after_ms) return OkStatus();
+        if (record.time_ms <= through_ms) {
+          if (!pending) {
+            pending.emplace();
+            DDBD_ASSIGN_OR_RETURN(pending->key, DecodePrimaryKey(record.key_encoding));
+            DDBD_ASSIGN_OR_RETURN(pending->before, DecodeImage(record.old_encoding));
+          }
+          pending->last_write_ms = record.time_ms;
+          return OkStatus();
+        }
+        if (pending && !pending->written_since) {
+          pending->written_since = true;
+          DDBD_ASSIGN_OR_RETURN(pending->after, DecodeImage(record.old_encoding));
+        }
+        return OkStatus();
+      }));
+  return flush();
+}
+
 Result<TableStats> Database::RewindCopy(const TableDef& table, uint64_t copy_id, int64_t at_ms,
                                         TableStats copied) {
   if (table.pitr_history_id == 0) return copied;

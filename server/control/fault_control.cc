@@ -4,8 +4,8 @@
 #include "model/utf8.h"
 #include "server/control/handlers.h"
 #include "server/dispatch.h"
-#include "server/wire/json_reader.h"
-#include "server/wire/json_writer.h"
+#include "wire/json_reader.h"
+#include "wire/json_writer.h"
 
 namespace ddbd::server::control {
 namespace {

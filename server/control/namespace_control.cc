@@ -4,7 +4,7 @@
 #include "server/control/handlers.h"
 #include "server/op_context.h"
 #include "server/ops/transient_status.h"
-#include "server/wire/json_writer.h"
+#include "wire/json_writer.h"
 
 namespace ddbd::server::control {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "server/control/control_api.h"
 #include "server/http/exchange.h"
-#include "server/wire/json_writer.h"
+#include "wire/json_writer.h"
 #include "storage/database.h"
 
 namespace ddbd::server::control {

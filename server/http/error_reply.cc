@@ -1,8 +1,8 @@
 // The only place that turns an Error into DynamoDB's JSON error body.
 #include "model/attribute_value.h"
 #include "server/http/exchange.h"
-#include "server/wire/attribute_value_json.h"
-#include "server/wire/json_writer.h"
+#include "wire/attribute_value_json.h"
+#include "wire/json_writer.h"
 
 namespace ddbd::server::http {
 

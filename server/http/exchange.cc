@@ -17,7 +17,7 @@
 #include "server/http/content_coding.h"
 #include "server/http/sigv4.h"
 #include "server/op_context.h"
-#include "server/wire/json_writer.h"
+#include "wire/json_writer.h"
 
 namespace ddbd::server::http {
 namespace {

@@ -1,6 +1,6 @@
 // DescribeLimits and DescribeEndpoints: account-level answers with DynamoDB's defaults.
 #include "server/ops/ops.h"
-#include "server/wire/json_writer.h"
+#include "wire/json_writer.h"
 
 namespace ddbd::server::ops {
 

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "model/utf8.h"
-#include "server/wire/attribute_value_json.h"
+#include "wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
 namespace {

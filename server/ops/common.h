@@ -11,9 +11,9 @@
 #include "model/attribute_value.h"
 #include "model/result.h"
 #include "model/table_def.h"
-#include "server/wire/constraint_errors.h"
-#include "server/wire/json_reader.h"
-#include "server/wire/json_writer.h"
+#include "wire/constraint_errors.h"
+#include "wire/json_reader.h"
+#include "wire/json_writer.h"
 
 namespace ddbd::server::ops {
 

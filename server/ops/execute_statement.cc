@@ -15,8 +15,8 @@
 #include "server/ops/read_pager.h"
 #include "server/ops/transact_get_items.h"
 #include "server/ops/transact_write_items.h"
-#include "server/wire/attribute_value_json.h"
-#include "server/wire/base64.h"
+#include "wire/attribute_value_json.h"
+#include "wire/base64.h"
 
 namespace ddbd::server::ops {
 namespace {

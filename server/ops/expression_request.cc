@@ -5,7 +5,7 @@
 
 #include "expressions/parse_cache.h"
 #include "server/ops/legacy_parameters.h"
-#include "server/wire/attribute_value_json.h"
+#include "wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
 namespace {

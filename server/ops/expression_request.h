@@ -12,7 +12,7 @@
 #include "expressions/ast.h"
 #include "expressions/bindings.h"
 #include "model/result.h"
-#include "server/wire/json_reader.h"
+#include "wire/json_reader.h"
 
 namespace ddbd::server::ops {
 

@@ -7,7 +7,7 @@
 
 #include "expressions/legacy.h"
 #include "server/ops/common.h"
-#include "server/wire/attribute_value_json.h"
+#include "wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
 namespace {

@@ -5,7 +5,7 @@
 #include "server/ops/ops.h"
 #include "server/ops/read_pager.h"
 #include "server/ops/throttling.h"
-#include "server/wire/attribute_value_json.h"
+#include "wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
 namespace {

@@ -5,8 +5,8 @@
 
 #include "expressions/evaluator.h"
 #include "index/index_entries.h"
-#include "server/wire/attribute_value_json.h"
-#include "server/wire/constraint_errors.h"
+#include "wire/attribute_value_json.h"
+#include "wire/constraint_errors.h"
 
 namespace ddbd::server::ops {
 namespace {

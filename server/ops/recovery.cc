@@ -45,6 +45,7 @@ void FinishPhase(OpContext& ctx, void (*finish)(OpContext&, uint64_t), uint64_t 
 }  // namespace
 
 void ResumeInterruptedWork(Service& service) {
+  service.exports().ResumeInterrupted();
   for (const auto& table : service.catalog().AllTables()) {
     OpContext ctx(service, table->scope, table->region);
     if (IsUnfinishedRestore(*table)) {

@@ -7,8 +7,8 @@
 
 #include "model/result.h"
 #include "model/table_def.h"
-#include "server/wire/constraint_errors.h"
-#include "server/wire/json_reader.h"
+#include "wire/constraint_errors.h"
+#include "wire/json_reader.h"
 
 namespace ddbd::server::ops {
 

@@ -9,7 +9,7 @@
 #include "server/ops/common.h"
 #include "server/ops/expression_request.h"
 #include "server/ops/ops.h"
-#include "server/wire/attribute_value_json.h"
+#include "wire/attribute_value_json.h"
 #include "vector/entry_codec.h"
 
 namespace ddbd::server::ops {

@@ -8,7 +8,7 @@
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
-#include "server/wire/attribute_value_json.h"
+#include "wire/attribute_value_json.h"
 #include "streams/retention.h"
 #include "streams/shards.h"
 

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "model/table_def.h"
-#include "server/wire/json_writer.h"
+#include "wire/json_writer.h"
 #include "storage/database.h"
 
 namespace ddbd::server::ops {

@@ -33,6 +33,7 @@ inline constexpr char kBackupPrefix = 'B';      // B scope \0 backup-id → back
 inline constexpr char kSnapshotPrefix = 'P';    // P scope \0 name → snapshot record
 inline constexpr char kTrimPrefix = 'R';        // R stream-id → last trimmed sequence
 inline constexpr char kExpiryPrefix = 'E';      // E table-id ‖ enc(N) ‖ item key → item's key
+inline constexpr char kJobPrefix = 'J';         // J kind id → a job's record (job_store.cc)
 inline constexpr std::string_view kNextTableIdKey = "N";
 // The last stream sequence number issued: written with every batch that appends records.
 inline constexpr std::string_view kStreamSequenceKey = "Q";

@@ -1,4 +1,4 @@
-// Fuzz target: the DynamoDB-JSON attribute-value decoder (server/wire/attribute_value_json).
+// Fuzz target: the DynamoDB-JSON attribute-value decoder (wire/attribute_value_json).
 // Checks that any JSON document decodes or fails with an Error — no crash, no UB, bounded
 // recursion — and that decoding is a round trip: a decoded value (or attribute map), written
 // back as DynamoDB JSON and decoded again, equals itself.
@@ -9,11 +9,11 @@
 #include <cstdlib>
 #include <string>
 
-#include "server/wire/attribute_value_json.h"
+#include "wire/attribute_value_json.h"
 
 namespace {
 
-using namespace ddbd::server::wire;
+using namespace ddbd::wire;
 
 simdjson::dom::element ParseOrDie(simdjson::dom::parser& parser, std::string_view written) {
   const std::string json(written);

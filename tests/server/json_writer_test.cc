@@ -1,11 +1,11 @@
 // JsonWriter's string escaping: exactly the characters RFC 8259 requires (quote, backslash,
 // control characters) are escaped, with the short forms where JSON has them; every other byte,
 // UTF-8 sequences included, is copied as is, in runs.
-#include "server/wire/json_writer.h"
+#include "wire/json_writer.h"
 
 #include <gtest/gtest.h>
 
-namespace ddbd::server::wire {
+namespace ddbd::wire {
 namespace {
 
 std::string Rendered(std::string_view s) {
@@ -90,4 +90,4 @@ TEST(JsonWriterTest, OutputIsExactlyWhatWasWrittenAcrossGrowth) {
 }
 
 }  // namespace
-}  // namespace ddbd::server::wire
+}  // namespace ddbd::wire

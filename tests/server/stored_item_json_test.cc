@@ -3,11 +3,11 @@
 // rendering the decoded Item gives, for every attribute type and nesting.
 #include <gtest/gtest.h>
 
-#include "server/wire/attribute_value_json.h"
+#include "wire/attribute_value_json.h"
 #include "storage/database.h"
 #include "storage/internal/item_codec.h"
 
-namespace ddbd::server::wire {
+namespace ddbd::wire {
 namespace {
 
 std::string FromItem(const Item& item) {
@@ -64,4 +64,4 @@ TEST(StoredItemJsonTest, ACorruptRecordIsAnError) {
 }
 
 }  // namespace
-}  // namespace ddbd::server::wire
+}  // namespace ddbd::wire

@@ -1,10 +1,10 @@
 // Base64 codec.
-#include "server/wire/base64.h"
+#include "wire/base64.h"
 
 #include <array>
 #include <cstdint>
 
-namespace ddbd::server::wire {
+namespace ddbd::wire {
 namespace {
 
 constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -85,4 +85,4 @@ Result<std::string> Base64Decode(std::string_view text) {
   return out;
 }
 
-}  // namespace ddbd::server::wire
+}  // namespace ddbd::wire

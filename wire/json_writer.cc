@@ -1,5 +1,5 @@
 // JsonWriter's escaping and number formats.
-#include "server/wire/json_writer.h"
+#include "wire/json_writer.h"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace ddbd::server::wire {
+namespace ddbd::wire {
 
 namespace {
 
@@ -143,4 +143,4 @@ JsonWriter& JsonWriter::EpochSeconds(int64_t milliseconds) {
   return *this;
 }
 
-}  // namespace ddbd::server::wire
+}  // namespace ddbd::wire

@@ -1,6 +1,6 @@
 // DynamoDB JSON codec for attribute values. Parsing keeps going after the first rule
 // violation so that a later wrong JSON type still wins, then reports the first violation.
-#include "server/wire/attribute_value_json.h"
+#include "wire/attribute_value_json.h"
 
 #include <algorithm>
 #include <array>
@@ -9,9 +9,9 @@
 #include <unordered_set>
 
 #include "model/number.h"
-#include "server/wire/base64.h"
+#include "wire/base64.h"
 
-namespace ddbd::server::wire {
+namespace ddbd::wire {
 namespace {
 
 constexpr size_t kMaxAttributeNameBytes = 65535;
@@ -356,4 +356,4 @@ void JsonAttributeSink::EndSet() {
   out_.EndArray().EndObject();
 }
 
-}  // namespace ddbd::server::wire
+}  // namespace ddbd::wire

@@ -1,11 +1,11 @@
 // SerializationException texts for type mismatches (spec/limits.md §1.4), in one place.
-#include "server/wire/json_reader.h"
+#include "wire/json_reader.h"
 
 #include <algorithm>
 #include <cctype>
 #include <string>
 
-namespace ddbd::server::wire {
+namespace ddbd::wire {
 namespace {
 
 using simdjson::dom::element_type;
@@ -149,4 +149,4 @@ size_t MemberCount(JsonObject object) {
   return n;
 }
 
-}  // namespace ddbd::server::wire
+}  // namespace ddbd::wire

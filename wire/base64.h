@@ -6,10 +6,10 @@
 
 #include "model/result.h"
 
-namespace ddbd::server::wire {
+namespace ddbd::wire {
 
 std::string Base64Encode(std::string_view bytes);
 // SerializationException with DynamoDB's message for malformed input.
 Result<std::string> Base64Decode(std::string_view text);
 
-}  // namespace ddbd::server::wire
+}  // namespace ddbd::wire

@@ -1,11 +1,11 @@
 // The request-model validation envelope (spec/limits.md §1.5).
-#include "server/wire/constraint_errors.h"
+#include "wire/constraint_errors.h"
 
 #include <algorithm>
 
 #include "model/table_def.h"
 
-namespace ddbd::server::wire {
+namespace ddbd::wire {
 
 namespace {
 constexpr size_t kMaxListed = 10;
@@ -98,4 +98,4 @@ std::string JavaList(const std::vector<std::string>& elements) {
   return out + "]";
 }
 
-}  // namespace ddbd::server::wire
+}  // namespace ddbd::wire

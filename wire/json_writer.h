@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace ddbd::server::wire {
+namespace ddbd::wire {
 
 class JsonWriter {
  public:
@@ -98,4 +98,4 @@ class JsonWriter {
   size_t used_ = 0;
 };
 
-}  // namespace ddbd::server::wire
+}  // namespace ddbd::wire

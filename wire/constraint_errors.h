@@ -10,7 +10,7 @@
 
 #include "model/result.h"
 
-namespace ddbd::server::wire {
+namespace ddbd::wire {
 
 class ConstraintErrors {
  public:
@@ -50,4 +50,4 @@ size_t CharacterCount(std::string_view text);
 // A list as Java prints it, the way constraint errors echo one: "[a, b]".
 std::string JavaList(const std::vector<std::string>& elements);
 
-}  // namespace ddbd::server::wire
+}  // namespace ddbd::wire

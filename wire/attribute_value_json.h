@@ -10,10 +10,10 @@
 #include "model/attribute_sink.h"
 #include "model/attribute_value.h"
 #include "model/result.h"
-#include "server/wire/json_reader.h"
-#include "server/wire/json_writer.h"
+#include "wire/json_reader.h"
+#include "wire/json_writer.h"
 
-namespace ddbd::server::wire {
+namespace ddbd::wire {
 
 // A wrong JSON type anywhere in the value is reported (SerializationException) before any
 // rule violation (ValidationException), as DynamoDB deserializes before it validates.
@@ -55,4 +55,4 @@ class JsonAttributeSink : public AttributeSink {
   bool holding_ = false;
 };
 
-}  // namespace ddbd::server::wire
+}  // namespace ddbd::wire

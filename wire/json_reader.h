@@ -12,7 +12,7 @@
 
 #include "model/result.h"
 
-namespace ddbd::server::wire {
+namespace ddbd::wire {
 
 using JsonValue = simdjson::dom::element;
 using JsonObject = simdjson::dom::object;
@@ -39,4 +39,4 @@ Result<std::optional<JsonArray>> GetArray(JsonObject object, std::string_view na
 // Number of members of an object (simdjson's size() saturates at 0xFFFFFF).
 size_t MemberCount(JsonObject object);
 
-}  // namespace ddbd::server::wire
+}  // namespace ddbd::wire
