@@ -1,19 +1,10 @@
 // The export record as JSON: written with wire::JsonWriter, read with simdjson.
 #include "portability/export_record.h"
 
-#include <simdjson.h>
-
+#include "portability/record_json.h"
 #include "wire/json_writer.h"
 
 namespace ddbd::portability {
-namespace {
-
-void OptionalString(wire::JsonWriter& out, std::string_view key,
-                    const std::optional<std::string>& value) {
-  if (value) out.Key(key).String(*value);
-}
-
-}  // namespace
 
 const char* JobStatusName(JobStatus status) {
   switch (status) {
@@ -57,69 +48,48 @@ std::string EncodeExport(const ExportRecord& r) {
   out.Key("exportTime").Int(r.export_time_ms).Key("from").Int(r.from_ms).Key("to").Int(r.to_ms);
   out.Key("view").String(r.view_type).Key("format").String(r.format);
   out.Key("bucket").String(r.bucket);
-  OptionalString(out, "bucketOwner", r.bucket_owner);
-  OptionalString(out, "prefix", r.prefix);
+  WriteOptional(out, "bucketOwner", r.bucket_owner);
+  WriteOptional(out, "prefix", r.prefix);
   out.Key("sse").String(r.sse_algorithm);
-  OptionalString(out, "kmsKeyId", r.kms_key_id);
-  OptionalString(out, "clientToken", r.client_token);
+  WriteOptional(out, "kmsKeyId", r.kms_key_id);
+  WriteOptional(out, "clientToken", r.client_token);
   out.Key("itemCount").Int(r.item_count).Key("billedSize").Int(r.billed_size_bytes);
-  OptionalString(out, "failureCode", r.failure_code);
-  OptionalString(out, "failureMessage", r.failure_message);
+  WriteOptional(out, "failureCode", r.failure_code);
+  WriteOptional(out, "failureMessage", r.failure_message);
   out.EndObject();
   return out.Take();
 }
 
 Result<ExportRecord> DecodeExport(std::string_view bytes) {
-  simdjson::dom::parser parser;
-  simdjson::dom::object json;
-  if (parser.parse(bytes.data(), bytes.size()).get(json) != simdjson::SUCCESS) {
-    return Error::Internal("corrupt export record");
-  }
+  DDBD_ASSIGN_OR_RETURN(RecordJson json, RecordJson::Parse(bytes, "export"));
   ExportRecord r;
-  auto text = [&](const char* key) -> std::string {
-    std::string_view value;
-    return json[key].get(value) == simdjson::SUCCESS ? std::string(value) : std::string();
-  };
-  auto optional_text = [&](const char* key) -> std::optional<std::string> {
-    std::string_view value;
-    if (json[key].get(value) != simdjson::SUCCESS) return std::nullopt;
-    return std::string(value);
-  };
-  auto number = [&](const char* key) -> int64_t {
-    int64_t value = 0;
-    return json[key].get(value) == simdjson::SUCCESS ? value : 0;
-  };
-  auto flag = [&](const char* key) {
-    bool value = false;
-    return json[key].get(value) == simdjson::SUCCESS && value;
-  };
-  r.id = text("id");
-  r.scope = text("scope");
-  r.table_arn = text("tableArn");
-  r.table_uuid = text("tableUuid");
-  r.table_id = static_cast<uint64_t>(number("tableId"));
-  r.history_id = static_cast<uint64_t>(number("historyId"));
-  r.copy_id = static_cast<uint64_t>(number("copyId"));
-  r.status = static_cast<JobStatus>(number("status"));
-  r.start_ms = number("start");
-  r.end_ms = number("end");
-  r.incremental = flag("incremental");
-  r.type_sent = flag("typeSent");
-  r.export_time_ms = number("exportTime");
-  r.from_ms = number("from");
-  r.to_ms = number("to");
-  r.view_type = text("view");
-  r.format = text("format");
-  r.bucket = text("bucket");
-  r.bucket_owner = optional_text("bucketOwner");
-  r.prefix = optional_text("prefix");
-  r.sse_algorithm = text("sse");
-  r.kms_key_id = optional_text("kmsKeyId");
-  r.client_token = optional_text("clientToken");
-  r.item_count = number("itemCount");
-  r.billed_size_bytes = number("billedSize");
-  r.failure_code = optional_text("failureCode");
-  r.failure_message = optional_text("failureMessage");
+  r.id = json.Text("id");
+  r.scope = json.Text("scope");
+  r.table_arn = json.Text("tableArn");
+  r.table_uuid = json.Text("tableUuid");
+  r.table_id = static_cast<uint64_t>(json.Number("tableId"));
+  r.history_id = static_cast<uint64_t>(json.Number("historyId"));
+  r.copy_id = static_cast<uint64_t>(json.Number("copyId"));
+  r.status = static_cast<JobStatus>(json.Number("status"));
+  r.start_ms = json.Number("start");
+  r.end_ms = json.Number("end");
+  r.incremental = json.Flag("incremental");
+  r.type_sent = json.Flag("typeSent");
+  r.export_time_ms = json.Number("exportTime");
+  r.from_ms = json.Number("from");
+  r.to_ms = json.Number("to");
+  r.view_type = json.Text("view");
+  r.format = json.Text("format");
+  r.bucket = json.Text("bucket");
+  r.bucket_owner = json.OptionalText("bucketOwner");
+  r.prefix = json.OptionalText("prefix");
+  r.sse_algorithm = json.Text("sse");
+  r.kms_key_id = json.OptionalText("kmsKeyId");
+  r.client_token = json.OptionalText("clientToken");
+  r.item_count = json.Number("itemCount");
+  r.billed_size_bytes = json.Number("billedSize");
+  r.failure_code = json.OptionalText("failureCode");
+  r.failure_message = json.OptionalText("failureMessage");
   if (r.id.empty()) return Error::Internal("corrupt export record");
   return r;
 }

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "model/utf8.h"
+#include "server/ops/ops.h"
 
 namespace ddbd::server {
 
@@ -69,10 +70,12 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
       objects_(options_.s3_root.empty() ? objects::NewMemoryStore()
                                         : objects::OpenDirectoryStore(options_.s3_root)),
       exports_(db, catalog, *objects_, executor_, clock_),
+      imports_(db, catalog, *objects_, executor_, clock_),
       executor_(BackgroundThreads(options_.background_threads)) {
   index_part_.SetVectorListener(
       [this](vector::EntryChange change) { vectors_.Apply(std::move(change)); });
   db_.AddWritePart(&index_part_);
+  imports_.SetItemCheck(ops::CheckImportedItem);
   if (options_.gsi_lag_ms > 0) {
     gsi_lag_ = std::make_unique<index::GsiLag>(catalog_, clock_, options_.gsi_lag_ms);
     db_.AddWritePart(gsi_lag_.get());

@@ -24,6 +24,7 @@
 #include "model/executor.h"
 #include "objects/object_store.h"
 #include "portability/export_jobs.h"
+#include "portability/import_jobs.h"
 #include "server/credentials.h"
 #include "server/metrics.h"
 #include "storage/catalog.h"
@@ -132,6 +133,7 @@ class Service {
   Executor& executor() { return executor_; }
   objects::ObjectStore& objects() { return *objects_; }
   portability::ExportJobs& exports() { return exports_; }
+  portability::ImportJobs& imports() { return imports_; }
   vector::VectorIndexes& vectors() { return vectors_; }
   index::Backfills& backfills() { return backfills_; }
   ttl::Sweeper& ttl() { return ttl_; }
@@ -202,6 +204,7 @@ class Service {
   std::unique_ptr<capacity::CapacityGovernor> capacity_;
   std::unique_ptr<objects::ObjectStore> objects_;
   portability::ExportJobs exports_;
+  portability::ImportJobs imports_;
   insight::AccessPatterns access_patterns_;
   std::unique_ptr<index::GsiLag> gsi_lag_;
   std::optional<std::string> graph_dir_;

@@ -32,6 +32,8 @@ const std::vector<Route>& Routes() {
       {"POST", "ttl/sweep",
        [](Service& s, const Params&, const ControlBody&) { return SweepTimeToLive(s); }},
       {"GET", "faults", [](Service& s, const Params&, const ControlBody&) { return GetFaults(s); }},
+      {"GET", "imports/{}/errors",
+       [](Service& s, const Params& p, const ControlBody&) { return ImportErrors(s, p[0]); }},
       {"PUT", "faults",
        [](Service& s, const Params&, const ControlBody& b) { return PutFaults(s, b); }},
       {"DELETE", "faults",
@@ -134,7 +136,8 @@ ControlReply HandleControl(Service& service, const ControlRequest& request) {
   std::optional<ControlReply> direct;  // the console's or the report's own reply
   Result<std::string> answer = [&]() -> Result<std::string> {
     try {
-      if ((direct = AnswerConsole(request)) || (direct = AnswerReport(service, request))) {
+      if ((direct = AnswerConsole(request)) || (direct = AnswerReport(service, request)) ||
+          (direct = AnswerObjects(service, request))) {
         return std::string();
       }
       return Dispatch(service, request);

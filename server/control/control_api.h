@@ -43,5 +43,7 @@ std::string ReportText(const std::vector<insight::NamespaceReport>& report);
 std::optional<ControlReply> AnswerConsole(const ControlRequest& request);
 // GET /ddbd/report[?format=text&<price>=…]; nullopt for any other path.
 std::optional<ControlReply> AnswerReport(Service& service, const ControlRequest& request);
+// /ddbd/s3/…: the local S3's objects (objects_control.cc); nullopt for any other path.
+std::optional<ControlReply> AnswerObjects(Service& service, const ControlRequest& request);
 
 }  // namespace ddbd::server::control

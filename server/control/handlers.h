@@ -52,6 +52,8 @@ Result<std::string> ForkSnapshot(Service& service, std::string_view name_space,
 // Matched and Fired counters; DELETE clears them. Each answers the rules as they now are.
 Result<std::string> PutFaults(Service& service, const ControlBody& body);
 Result<std::string> GetFaults(Service& service);
+// GET /ddbd/imports/{id}/errors (objects_control.cc).
+Result<std::string> ImportErrors(Service& service, std::string_view import_id);
 Result<std::string> DeleteFaults(Service& service);
 
 }  // namespace ddbd::server::control

@@ -4,6 +4,7 @@
 
 #include "server/ops/index_declarations.h"
 #include "server/ops/ops.h"
+#include "server/ops/table_definition.h"
 #include "server/ops/table_description.h"
 #include "server/ops/table_settings.h"
 #include "server/ops/transient_status.h"
@@ -22,8 +23,10 @@ struct CreateTableInput {
   std::optional<std::vector<VectorIndexInput>> vector_indexes;
 };
 
-Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body) {
+Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body,
+                                          DefinitionSite site) {
   CreateTableInput in;
+  const bool create = site == DefinitionSite::kCreateTable;
   wire::ConstraintErrors errors;
   DDBD_ASSIGN_OR_RETURN(in.attribute_definitions,
                         ReadAttributeDefinitions(body, /*required=*/true, errors));
@@ -31,11 +34,19 @@ Result<CreateTableInput> ParseCreateTable(OpContext& ctx, wire::JsonObject body)
   if (in.table_name) errors.TableName(*in.table_name, "tableName");
   DDBD_ASSIGN_OR_RETURN(in.key_schema, ReadKeySchema(body, "keySchema", 2, errors));
   DDBD_ASSIGN_OR_RETURN(in.settings, ReadTableSettings(body, ctx.region(), errors));
-  DDBD_ASSIGN_OR_RETURN(in.local_indexes, ReadIndexes(body, "LocalSecondaryIndexes", true, errors));
   DDBD_ASSIGN_OR_RETURN(in.global_indexes,
                         ReadIndexes(body, "GlobalSecondaryIndexes", false, errors));
-  DDBD_ASSIGN_OR_RETURN(in.vector_indexes, ReadVectorIndexes(body, errors));
-  DDBD_ASSIGN_OR_RETURN(auto tags, ReadTags(body, errors));
+  std::optional<std::vector<Tag>> tags;
+  if (create) {  // ImportTable drops these members without a word, as DynamoDB does
+    DDBD_ASSIGN_OR_RETURN(in.local_indexes,
+                          ReadIndexes(body, "LocalSecondaryIndexes", true, errors));
+    DDBD_ASSIGN_OR_RETURN(in.vector_indexes, ReadVectorIndexes(body, errors));
+    DDBD_ASSIGN_OR_RETURN(tags, ReadTags(body, errors));
+  } else {
+    in.settings.stream.reset();
+    in.settings.deletion_protection.reset();
+    in.settings.table_class.reset();
+  }
   // Every member is deserialised before a missing one is reported: a wrongly typed member is
   // a SerializationException even without a TableName. Pinned by: test_errors.py::test_precedence
   if (!in.table_name) {
@@ -107,8 +118,8 @@ TableDef BuildTable(OpContext& ctx, const CreateTableInput& in) {
 
 }  // namespace
 
-Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(CreateTableInput in, ParseCreateTable(ctx, req.body));
+Result<TableDef> DefineTable(OpContext& ctx, wire::JsonObject body, DefinitionSite site) {
+  DDBD_ASSIGN_OR_RETURN(CreateTableInput in, ParseCreateTable(ctx, body, site));
   DDBD_RETURN_IF_ERROR(CheckThroughputForMode(
       in.settings.billing_mode.value_or(BillingMode::kProvisioned), in.settings.throughput));
   if (in.settings.on_demand) {
@@ -139,6 +150,12 @@ Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
     DDBD_RETURN_IF_ERROR(ApplyStream(*in.settings.stream, /*on_create=*/true, stream_id,
                                      definition.creation_time_ms, definition));
   }
+  return definition;
+}
+
+Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
+  DDBD_ASSIGN_OR_RETURN(TableDef definition,
+                        DefineTable(ctx, req.body, DefinitionSite::kCreateTable));
   const bool delayed = TransientStatuses(ctx);
   if (delayed) {
     definition.status = TableStatus::kCreating;

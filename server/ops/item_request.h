@@ -106,6 +106,9 @@ Result<PreparedWrite> PrepareItemWrite(OpContext& ctx, ItemWriteInput input);
 // The same for one kind (put_item.cc, delete_item.cc, update_item.cc,
 // transact_write_items.cc).
 Result<PreparedWrite> PreparePut(OpContext& ctx, ItemWriteInput input);
+// The rules a PutItem of `item` into `table` checks once the table is known (its key
+// attributes, index key types, vector attributes); returns the item's key.
+Result<PrimaryKey> CheckPutItem(const TableDef& table, const Item& item);
 Result<PreparedWrite> PrepareDelete(OpContext& ctx, ItemWriteInput input);
 Result<PreparedWrite> PrepareUpdate(OpContext& ctx, ItemWriteInput input);
 Result<PreparedWrite> PrepareConditionCheck(OpContext& ctx, ItemWriteInput input);

@@ -24,6 +24,7 @@ DDBD_OPERATION(DescribeContinuousBackups);
 DDBD_OPERATION(DescribeContributorInsights);
 DDBD_OPERATION(DescribeEndpoints);
 DDBD_OPERATION(DescribeExport);
+DDBD_OPERATION(DescribeImport);
 DDBD_OPERATION(DescribeLimits);
 DDBD_OPERATION(DescribeStream);
 DDBD_OPERATION(DescribeTable);
@@ -34,9 +35,11 @@ DDBD_OPERATION(ExportTableToPointInTime);
 DDBD_OPERATION(GetItem);
 DDBD_OPERATION(GetRecords);
 DDBD_OPERATION(GetShardIterator);
+DDBD_OPERATION(ImportTable);
 DDBD_OPERATION(ListBackups);
 DDBD_OPERATION(ListContributorInsights);
 DDBD_OPERATION(ListExports);
+DDBD_OPERATION(ListImports);
 DDBD_OPERATION(ListStreams);
 DDBD_OPERATION(ListTables);
 DDBD_OPERATION(ListTagsOfResource);
@@ -57,5 +60,8 @@ DDBD_OPERATION(UpdateTable);
 DDBD_OPERATION(UpdateTimeToLive);
 
 #undef DDBD_OPERATION
+
+// ImportTable's check of each item it imports: a PutItem's (portability::ImportJobs::ItemCheck).
+Result<PrimaryKey> CheckImportedItem(const TableDef& table, const Item& item);
 
 }  // namespace ddbd::server::ops

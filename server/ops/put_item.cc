@@ -6,14 +6,19 @@
 
 namespace ddbd::server::ops {
 
+Result<PrimaryKey> CheckPutItem(const TableDef& table, const Item& item) {
+  DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromItem(table, item));
+  DDBD_RETURN_IF_ERROR(index::CheckIndexKeys(table, item));
+  DDBD_RETURN_IF_ERROR(index::CheckVectorAttributes(table, item, index::EveryAttribute));
+  return key;
+}
+
 Result<PreparedWrite> PreparePut(OpContext& ctx, ItemWriteInput input) {
   Item& item = input.item;
   WriteRequest& request = input.request;
   DDBD_RETURN_IF_ERROR(CheckItemSize(item));
   DDBD_ASSIGN_OR_RETURN(auto table, ctx.FindTable(request.table_name));
-  DDBD_ASSIGN_OR_RETURN(PrimaryKey key, KeyFromItem(*table, item));
-  DDBD_RETURN_IF_ERROR(index::CheckIndexKeys(*table, item));
-  DDBD_RETURN_IF_ERROR(index::CheckVectorAttributes(*table, item, index::EveryAttribute));
+  DDBD_ASSIGN_OR_RETURN(PrimaryKey key, CheckPutItem(*table, item));
   return Replacing(std::move(table), std::move(key), std::move(request), std::move(item));
 }
 

@@ -4,6 +4,7 @@
 #include "server/ops/recovery.h"
 
 #include <cstdio>
+#include <set>
 
 #include "backups/restore.h"
 #include "model/log.h"
@@ -46,7 +47,10 @@ void FinishPhase(OpContext& ctx, void (*finish)(OpContext&, uint64_t), uint64_t 
 
 void ResumeInterruptedWork(Service& service) {
   service.exports().ResumeInterrupted();
+  // A table an import is loading stays CREATING until the import ends.
+  const std::set<uint64_t> importing = service.imports().ResumeInterrupted();
   for (const auto& table : service.catalog().AllTables()) {
+    if (importing.contains(table->id)) continue;
     OpContext ctx(service, table->scope, table->region);
     if (IsUnfinishedRestore(*table)) {
       if (auto backup = BackupOfRestore(service, *table)) {

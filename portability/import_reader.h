@@ -1,0 +1,40 @@
+// Reads the items of one imported object, in DynamoDB's three import formats:
+// DYNAMODB_JSON (a line {"Item": {...}} per item, blank lines skipped), ION (a top-level
+// struct {Item: {...}} per item, in DynamoDB's Ion mapping: ion_text.h) and CSV (a header
+// row naming the columns unless a header list is given; the table's and its GSIs' key
+// attributes take the type of their AttributeDefinitions, every other column is a String,
+// and an empty field is no attribute).
+//
+// Entry points: ImportFormat, ReadObjectItems.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/attribute_value.h"
+#include "model/result.h"
+#include "model/table_def.h"
+
+namespace ddbd::portability {
+
+struct ImportFormat {
+  enum class Kind { kDynamoDbJson, kIon, kCsv };
+  Kind kind = Kind::kDynamoDbJson;
+  char delimiter = ',';
+  std::optional<std::vector<std::string>> headers;
+  std::map<std::string, KeyAttributeType, std::less<>> key_types;  // CSV's typed columns
+};
+
+// Calls `visit` with each item of `text` in order (its 0-based index in the object, and the
+// item or why that item cannot be one — the reading goes on). Returns the error of a record
+// that cannot be read at all (not JSON, no Item, broken Ion or CSV), which ends the object
+// as it ends it in DynamoDB; `records` then counts the records read, that one included.
+Status ReadObjectItems(const ImportFormat& format, std::string_view text,
+                       const std::function<void(size_t index, Result<Item> item)>& visit,
+                       size_t& records);
+
+}  // namespace ddbd::portability
