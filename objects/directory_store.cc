@@ -73,15 +73,14 @@ class DirectoryStore final : public ObjectStore {
     return std::move(bytes).str();
   }
 
-  Result<std::vector<ObjectEntry>> List(std::string_view bucket,
-                                        std::string_view prefix) override {
+  Result<std::vector<ObjectEntry>> List(std::string_view bucket, std::string_view prefix) override {
     std::vector<ObjectEntry> entries;
     const fs::path bucket_path = BucketPath(bucket);
     // Walk only the deepest folder the prefix names whole.
     const size_t slash = prefix.rfind('/');
-    const fs::path start =
-        slash == std::string_view::npos ? bucket_path
-                                        : bucket_path / fs::path(std::string(prefix.substr(0, slash)));
+    const fs::path start = slash == std::string_view::npos
+                               ? bucket_path
+                               : bucket_path / fs::path(std::string(prefix.substr(0, slash)));
     std::error_code error;
     if (!fs::is_directory(start, error)) return entries;
     fs::recursive_directory_iterator it(start, error), end;

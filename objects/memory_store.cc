@@ -30,8 +30,7 @@ class MemoryStore final : public ObjectStore {
     return object->second;
   }
 
-  Result<std::vector<ObjectEntry>> List(std::string_view bucket,
-                                        std::string_view prefix) override {
+  Result<std::vector<ObjectEntry>> List(std::string_view bucket, std::string_view prefix) override {
     std::vector<ObjectEntry> entries;
     std::lock_guard lock(mutex_);
     auto objects = buckets_.find(std::string(bucket));

@@ -69,8 +69,7 @@ Result<std::string> UnzstdAll(std::string_view data, size_t max_bytes) {
 
 std::string GzipCompress(std::string_view data) {
   z_stream stream{};
-  deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
-               Z_DEFAULT_STRATEGY);
+  deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
   gz_header header{};
   header.os = 0xff;
   deflateSetHeader(&stream, &header);
@@ -85,8 +84,7 @@ std::string GzipCompress(std::string_view data) {
   return out;
 }
 
-Result<std::string> Decompress(Compression compression, std::string_view data,
-                               size_t max_bytes) {
+Result<std::string> Decompress(Compression compression, std::string_view data, size_t max_bytes) {
   switch (compression) {
     case Compression::kGzip:
       return GunzipAll(data, max_bytes);

@@ -21,7 +21,6 @@ std::string GzipCompress(std::string_view data);
 // The data of a compressed object (every gzip member, every zstd frame). Fails with a
 // ValidationException for data not in that compression, or decompressing to more than
 // `max_bytes` (a bomb is refused, not buffered).
-Result<std::string> Decompress(Compression compression, std::string_view data,
-                               size_t max_bytes);
+Result<std::string> Decompress(Compression compression, std::string_view data, size_t max_bytes);
 
 }  // namespace ddbd::portability

@@ -30,11 +30,11 @@ struct ExportRecord {
   int64_t start_ms = 0;
   int64_t end_ms = 0;
   bool incremental = false;
-  bool type_sent = false;  // ExportType was in the request (DescribeExport echoes it only then)
-  int64_t export_time_ms = 0;                       // full
-  int64_t from_ms = 0, to_ms = 0;                   // incremental: [from, to)
-  std::string view_type = "NEW_AND_OLD_IMAGES";     // incremental
-  std::string format = "DYNAMODB_JSON";             // or ION
+  bool type_sent = false;      // ExportType was in the request (DescribeExport echoes it only then)
+  int64_t export_time_ms = 0;  // full
+  int64_t from_ms = 0, to_ms = 0;                // incremental: [from, to)
+  std::string view_type = "NEW_AND_OLD_IMAGES";  // incremental
+  std::string format = "DYNAMODB_JSON";          // or ION
   std::string bucket;
   std::optional<std::string> bucket_owner;
   std::optional<std::string> prefix;

@@ -39,8 +39,7 @@ class DataFiles {
  private:
   Status Flush() {
     const std::string compressed = GzipCompress(lines_);
-    const std::string key = folder_ +
-                            DataFileName(record_.id + "/" + std::to_string(files_)) +
+    const std::string key = folder_ + DataFileName(record_.id + "/" + std::to_string(files_)) +
                             (ion_ ? ".ion.gz" : ".json.gz");
     DDBD_RETURN_IF_ERROR(store_.Put(record_.bucket, key, compressed));
     wire::JsonWriter entry;
@@ -106,8 +105,8 @@ AttributeMap KeysOf(const TableDef& table, const PrimaryKey& key) {
 }
 
 Status WriteChange(const TableDef& table, const ExportRecord& record,
-                   const storage::Database::HistoryChange& change,
-                   const std::optional<Item>& now, DataFiles& files) {
+                   const storage::Database::HistoryChange& change, const std::optional<Item>& now,
+                   DataFiles& files) {
   std::string& out = files.line();
   const std::string micros = std::to_string(change.last_write_ms * 1000);
   if (files.ion()) {
@@ -132,18 +131,19 @@ Status WriteChanges(storage::Database& db, const TableDef& table, ExportRecord& 
                     DataFiles& files) {
   record.item_count = 0;
   record.billed_size_bytes = 0;
-  return db.ReadHistoryBetween(
-      record.history_id, record.from_ms - 1, record.to_ms - 1,
-      [&](storage::Database::HistoryChange change) -> Status {
-        std::optional<Item> now = std::move(change.after);
-        if (!change.written_since) {
-          DDBD_ASSIGN_OR_RETURN(now, db.GetItem(table, change.key));
-        }
-        if (!change.before && !now) return OkStatus();  // put and deleted within the period
-        ++record.item_count;
-        record.billed_size_bytes += static_cast<int64_t>(now ? ItemSize(*now) : 0);
-        return WriteChange(table, record, change, now, files);
-      });
+  return db.ReadHistoryBetween(record.history_id, record.from_ms - 1, record.to_ms - 1,
+                               [&](storage::Database::HistoryChange change) -> Status {
+                                 std::optional<Item> now = std::move(change.after);
+                                 if (!change.written_since) {
+                                   DDBD_ASSIGN_OR_RETURN(now, db.GetItem(table, change.key));
+                                 }
+                                 if (!change.before && !now)
+                                   return OkStatus();  // put and deleted within the period
+                                 ++record.item_count;
+                                 record.billed_size_bytes +=
+                                     static_cast<int64_t>(now ? ItemSize(*now) : 0);
+                                 return WriteChange(table, record, change, now, files);
+                               });
 }
 
 std::string ManifestSummary(const ExportRecord& record, int64_t end_ms,

@@ -66,8 +66,7 @@ class BatchWriter {
   size_t written_ = 0;
 };
 
-void AddError(ImportRecord& record, std::string_view key, size_t index,
-              std::string_view message) {
+void AddError(ImportRecord& record, std::string_view key, size_t index, std::string_view message) {
   ++record.error_count;
   if (record.error_records.size() >= kMaxErrorRecords) return;
   wire::JsonWriter out;
@@ -140,7 +139,8 @@ Status ImportJobs::ImportObjects(const TableDef& table, ImportRecord& record) {
         format, *text,
         [&](size_t index, Result<Item> item) {
           if (!written.ok()) return;
-          Result<PrimaryKey> key = item.ok() ? check_(table, *item) : Result<PrimaryKey>(item.error());
+          Result<PrimaryKey> key =
+              item.ok() ? check_(table, *item) : Result<PrimaryKey>(item.error());
           if (!key.ok()) {
             AddError(record, object.key, index, key.error().message());
             return;
@@ -160,9 +160,10 @@ Status ImportJobs::ImportObjects(const TableDef& table, ImportRecord& record) {
 void ImportJobs::Run(ImportRecord record) {
   if (executor_.stopping()) return;  // runs again at the next start
   const auto table = catalog_.FindById(record.table_id);
-  Status imported = table && table->table_uuid == record.table_uuid
-                        ? ImportObjects(*table, record)
-                        : Status(Error::ResourceNotFound("The table was deleted during the import"));
+  Status imported =
+      table && table->table_uuid == record.table_uuid
+          ? ImportObjects(*table, record)
+          : Status(Error::ResourceNotFound("The table was deleted during the import"));
   if (imported.ok()) {
     auto activated = catalog_.Modify(record.table_id, [](TableDef& complete) {
       complete.status = TableStatus::kActive;

@@ -15,8 +15,8 @@ Error Unreadable(std::string_view what) {
   return Error::Validation("Unexpected record format: " + std::string(what));
 }
 
-Status ReadJsonLines(std::string_view text,
-                     const std::function<void(size_t, Result<Item>)>& visit, size_t& records) {
+Status ReadJsonLines(std::string_view text, const std::function<void(size_t, Result<Item>)>& visit,
+                     size_t& records) {
   simdjson::dom::parser parser;
   size_t begin = 0;
   while (begin < text.size()) {
@@ -39,8 +39,8 @@ Status ReadJsonLines(std::string_view text,
   return OkStatus();
 }
 
-Status ReadIonValues(std::string_view text,
-                     const std::function<void(size_t, Result<Item>)>& visit, size_t& records) {
+Status ReadIonValues(std::string_view text, const std::function<void(size_t, Result<Item>)>& visit,
+                     size_t& records) {
   IonReader reader(text);
   for (;;) {
     Result<std::optional<AttributeValue>> value = reader.Next();
@@ -57,8 +57,7 @@ Status ReadIonValues(std::string_view text,
 }
 
 // One CSV record's fields (RFC 4180 quoting); `pos` moves past it and its line end.
-Result<std::vector<std::string>> NextCsvRecord(std::string_view text, size_t& pos,
-                                               char delimiter) {
+Result<std::vector<std::string>> NextCsvRecord(std::string_view text, size_t& pos, char delimiter) {
   std::vector<std::string> fields(1);
   bool quoted = false;
   while (pos < text.size()) {
@@ -137,8 +136,7 @@ Status ReadCsv(const ImportFormat& format, std::string_view text,
 }  // namespace
 
 Status ReadObjectItems(const ImportFormat& format, std::string_view text,
-                       const std::function<void(size_t, Result<Item>)>& visit,
-                       size_t& records) {
+                       const std::function<void(size_t, Result<Item>)>& visit, size_t& records) {
   switch (format.kind) {
     case ImportFormat::Kind::kDynamoDbJson:
       return ReadJsonLines(text, visit, records);

@@ -13,8 +13,7 @@ namespace ddbd::portability {
 namespace {
 
 constexpr std::string_view kSetAnnotations[] = {"$dynamodb_SS", "$dynamodb_NS", "$dynamodb_BS"};
-constexpr AttributeType kSetTypes[] = {AttributeType::kSS, AttributeType::kNS,
-                                       AttributeType::kBS};
+constexpr AttributeType kSetTypes[] = {AttributeType::kSS, AttributeType::kNS, AttributeType::kBS};
 
 bool IsIdentifierStart(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$';
@@ -204,8 +203,7 @@ Result<std::string> IonReader::ReadEscaped(std::string_view close) {
       for (size_t i = 0; i < digits; ++i) {
         const char h = text_[pos_++];
         if (!std::isxdigit(static_cast<unsigned char>(h))) return Malformed("a bad escape");
-        code = code * 16 +
-               static_cast<uint32_t>(std::isdigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+        code = code * 16 + static_cast<uint32_t>(std::isdigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
       }
       return code;
     };
@@ -303,8 +301,7 @@ Result<AttributeValue> MakeSet(AttributeType type, AttributeList elements) {
 
 }  // namespace
 
-Result<AttributeValue> IonReader::ReadSequence(int depth, char close,
-                                               std::string_view annotation) {
+Result<AttributeValue> IonReader::ReadSequence(int depth, char close, std::string_view annotation) {
   ++pos_;  // [ or (
   AttributeList elements;
   for (;;) {
@@ -344,8 +341,8 @@ Result<AttributeValue> IonReader::ReadBlob() {
 // A number, or a keyword: true, false, null, null.TYPE; any other identifier is a symbol (S).
 Result<AttributeValue> IonReader::ReadAtom() {
   const size_t begin = pos_;
-  while (!AtEnd() && (IsIdentifierPart(text_[pos_]) || text_[pos_] == '.' ||
-                      text_[pos_] == '+' || text_[pos_] == '-' || text_[pos_] == ':')) {
+  while (!AtEnd() && (IsIdentifierPart(text_[pos_]) || text_[pos_] == '.' || text_[pos_] == '+' ||
+                      text_[pos_] == '-' || text_[pos_] == ':')) {
     ++pos_;
   }
   const std::string_view token = text_.substr(begin, pos_ - begin);
@@ -378,7 +375,8 @@ Result<AttributeValue> IonReader::ReadValue(int depth) {
   // Annotations: symbols followed by "::"; the last one names a set's type.
   for (;;) {
     const size_t before = pos_;
-    if (!(IsIdentifierStart(text_[pos_]) || (text_[pos_] == '\'' && text_.substr(pos_, 3) != "'''"))) {
+    if (!(IsIdentifierStart(text_[pos_]) ||
+          (text_[pos_] == '\'' && text_.substr(pos_, 3) != "'''"))) {
       break;
     }
     Result<std::string> symbol = ReadSymbolText();

@@ -5,8 +5,7 @@ namespace ddbd::portability {
 
 Result<RecordJson> RecordJson::Parse(std::string_view bytes, std::string_view what) {
   RecordJson record;
-  if (record.parser_->parse(bytes.data(), bytes.size()).get(record.object_) !=
-      simdjson::SUCCESS) {
+  if (record.parser_->parse(bytes.data(), bytes.size()).get(record.object_) != simdjson::SUCCESS) {
     return Error::Internal("corrupt " + std::string(what) + " record");
   }
   return record;

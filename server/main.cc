@@ -15,9 +15,9 @@
 #include "server/http/server.h"
 #include "server/ops/recovery.h"
 #include "server/options.h"
-#include "wire/attribute_value_json.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
+#include "wire/attribute_value_json.h"
 
 using namespace ddbd;
 
@@ -115,8 +115,8 @@ int main(int argc, char** argv) {
   log::Info("listening on %s:%u%s; storage: %s; S3: %s; isolation: %s; max connections: %d",
             cl.server.address.c_str(), http.port(), cl.server.tls() ? " (https)" : "",
             cl.storage.in_memory ? "in memory" : cl.storage.path.c_str(),
-            service.objects().Describe().c_str(),
-            cl.service.isolation.Describe().c_str(), cl.server.max_connections);
+            service.objects().Describe().c_str(), cl.service.isolation.Describe().c_str(),
+            cl.server.max_connections);
 
   std::thread signal_thread([&] {
     int received = 0;

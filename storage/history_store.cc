@@ -126,7 +126,7 @@ Result<std::optional<Item>> DecodeImage(std::string_view encoding) {
 
 Status Database::ReadHistoryBetween(uint64_t history_id, int64_t after_ms, int64_t through_ms,
                                     const std::function<Status(HistoryChange)>& visit) {
-  std::string item_prefix;  // of `pending`
+  std::string item_prefix;               // of `pending`
   std::optional<HistoryChange> pending;  // the current item's change, while its records last
   auto flush = [&]() -> Status {
     if (!pending) return OkStatus();

@@ -34,8 +34,8 @@ Result<std::vector<Database::JobRecord>> Database::Jobs(char kind) {
   std::unique_ptr<rocksdb::Iterator> it(
       impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->catalog));
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
-    jobs.push_back({std::string(it->key().ToStringView().substr(prefix.size())),
-                    it->value().ToString()});
+    jobs.push_back(
+        {std::string(it->key().ToStringView().substr(prefix.size())), it->value().ToString()});
   }
   if (!it->status().ok()) return StorageError(it->status());
   return jobs;

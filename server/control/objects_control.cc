@@ -21,7 +21,8 @@ constexpr std::string_view kObjectsPrefix = "/ddbd/s3/";
 std::string PercentDecoded(std::string_view text) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() + 0 && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+    if (text[i] == '%' && i + 2 < text.size() + 0 &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
         std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
       out.push_back(static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16)));
       i += 2;
@@ -70,7 +71,8 @@ Result<ControlReply> AnswerObject(Service& service, const ControlRequest& reques
   if (bucket.empty()) return Error::Validation("The path names no bucket: /ddbd/s3/<bucket>/<key>");
   if (slash == std::string_view::npos || slash + 1 == path.size()) {
     if (request.method != "GET") {
-      return Error::ControlMethodNotAllowed(std::string(request.method) + " is not allowed on a bucket");
+      return Error::ControlMethodNotAllowed(std::string(request.method) +
+                                            " is not allowed on a bucket");
     }
     return ListObjects(service, bucket, request.path);
   }
@@ -83,7 +85,8 @@ Result<ControlReply> AnswerObject(Service& service, const ControlRequest& reques
     DDBD_ASSIGN_OR_RETURN(std::string bytes, service.objects().Get(bucket, key));
     return ControlReply{200, std::move(bytes), "application/octet-stream"};
   }
-  return Error::ControlMethodNotAllowed(std::string(request.method) + " is not allowed on an object");
+  return Error::ControlMethodNotAllowed(std::string(request.method) +
+                                        " is not allowed on an object");
 }
 
 }  // namespace
@@ -92,9 +95,8 @@ std::optional<ControlReply> AnswerObjects(Service& service, const ControlRequest
   if (!request.path.starts_with(kObjectsPrefix)) return std::nullopt;
   Result<ControlReply> reply = AnswerObject(service, request);
   if (!reply.ok()) {
-    const int status = reply.error().code() == ErrorCode::kResourceNotFound
-                           ? 404
-                           : reply.error().http_status();
+    const int status =
+        reply.error().code() == ErrorCode::kResourceNotFound ? 404 : reply.error().http_status();
     return ControlReply{status, http::RenderErrorBody(reply.error()), ""};
   }
   return *std::move(reply);

@@ -5,8 +5,8 @@
 
 #include "server/control/control_api.h"
 #include "server/http/exchange.h"
-#include "wire/json_writer.h"
 #include "storage/database.h"
+#include "wire/json_writer.h"
 
 namespace ddbd::server::control {
 namespace {

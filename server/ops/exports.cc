@@ -41,9 +41,9 @@ Status ReadIncrementalSpecification(wire::JsonObject spec, ExportInput& in,
   if (auto to = wire::Member(spec, "ExportToTime")) {
     DDBD_ASSIGN_OR_RETURN(in.to_time, wire::AsTimestamp(*to));
   }
-  DDBD_ASSIGN_OR_RETURN(auto view,
-                        ReadEnum(spec, "ExportViewType", "incrementalExportSpecification.exportViewType",
-                                 {"NEW_IMAGE", "NEW_AND_OLD_IMAGES"}, errors));
+  DDBD_ASSIGN_OR_RETURN(
+      auto view, ReadEnum(spec, "ExportViewType", "incrementalExportSpecification.exportViewType",
+                          {"NEW_IMAGE", "NEW_AND_OLD_IMAGES"}, errors));
   if (view) in.record.view_type = std::string(*view);
   return OkStatus();
 }
@@ -61,8 +61,8 @@ Result<ExportInput> ParseExport(wire::JsonObject body) {
   r.bucket = std::move(location.bucket);
   r.bucket_owner = std::move(location.owner);
   r.prefix = std::move(location.prefix);
-  DDBD_ASSIGN_OR_RETURN(auto sse, ReadEnum(body, "S3SseAlgorithm", "s3SseAlgorithm",
-                                           {"AES256", "KMS"}, errors));
+  DDBD_ASSIGN_OR_RETURN(
+      auto sse, ReadEnum(body, "S3SseAlgorithm", "s3SseAlgorithm", {"AES256", "KMS"}, errors));
   if (sse) r.sse_algorithm = std::string(*sse);
   DDBD_ASSIGN_OR_RETURN(auto kms, wire::GetString(body, "S3SseKmsKeyId"));
   if (kms) r.kms_key_id = std::string(*kms);
@@ -96,7 +96,8 @@ Result<ExportInput> ParseExport(wire::JsonObject body) {
         "Invalid Request: ExportFromTime must be provided in IncrementalExportSpecification");
   }
   if (r.kms_key_id && r.sse_algorithm != "KMS") {
-    return Error::Validation("Invalid Request: KMS Key Id is not supported for this encryption type");
+    return Error::Validation(
+        "Invalid Request: KMS Key Id is not supported for this encryption type");
   }
   return in;
 }
@@ -178,7 +179,8 @@ void WriteExportDescription(wire::JsonWriter& out, const ExportRecord& r) {
   if (ended) {
     out.Key("BilledSizeBytes").Int(r.billed_size_bytes).Key("ItemCount").Int(r.item_count);
   }
-  if (r.type_sent) out.Key("ExportType").String(r.incremental ? "INCREMENTAL_EXPORT" : "FULL_EXPORT");
+  if (r.type_sent)
+    out.Key("ExportType").String(r.incremental ? "INCREMENTAL_EXPORT" : "FULL_EXPORT");
   if (r.incremental) {
     out.Key("IncrementalExportSpecification").BeginObject();
     out.Key("ExportFromTime").EpochSeconds(r.from_ms).Key("ExportToTime").EpochSeconds(r.to_ms);
@@ -207,7 +209,8 @@ Result<std::vector<ExportRecord>> ExportsOf(OpContext& ctx) {
 Result<std::string> ExportTableToPointInTime(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(ExportInput in, ParseExport(req.body));
   if (!in.table_arn.starts_with("arn:")) {
-    return Error::Validation("One or more parameter values were invalid: tableArn is not a valid ARN");
+    return Error::Validation(
+        "One or more parameter values were invalid: tableArn is not a valid ARN");
   }
   auto table = ctx.FindTableForBackup(in.table_arn);
   if (!table.ok()) return Error::TableNotFound("Table not found: " + std::string(in.table_arn));

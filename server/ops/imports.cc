@@ -34,8 +34,8 @@ Status ReadCsvOptions(wire::JsonObject body, ImportRecord& r, wire::ConstraintEr
     if (delimiter->size() != 1) {
       errors.LengthAtMost(*delimiter, "inputFormatOptions.csv.delimiter", 1);
     }
-    if (delimiter->size() != 1 || std::string_view(",;:|\t ").find((*delimiter)[0]) ==
-                                      std::string_view::npos) {
+    if (delimiter->size() != 1 ||
+        std::string_view(",;:|\t ").find((*delimiter)[0]) == std::string_view::npos) {
       errors.Pattern(*delimiter, "inputFormatOptions.csv.delimiter", "[,;:|\\t ]");
     }
     r.delimiter = std::string(*delimiter);
@@ -71,9 +71,9 @@ Result<ImportInput> ParseImport(OpContext& ctx, wire::JsonObject body) {
   DDBD_ASSIGN_OR_RETURN(auto format, ReadEnum(body, "InputFormat", "inputFormat",
                                               {"DYNAMODB_JSON", "ION", "CSV"}, errors));
   DDBD_RETURN_IF_ERROR(ReadCsvOptions(body, r, errors));
-  DDBD_ASSIGN_OR_RETURN(auto compression, ReadEnum(body, "InputCompressionType",
-                                                   "inputCompressionType",
-                                                   {"ZSTD", "NONE", "GZIP"}, errors));
+  DDBD_ASSIGN_OR_RETURN(auto compression,
+                        ReadEnum(body, "InputCompressionType", "inputCompressionType",
+                                 {"ZSTD", "NONE", "GZIP"}, errors));
   DDBD_ASSIGN_OR_RETURN(auto parameters, wire::GetObject(body, "TableCreationParameters"));
   if (!token) errors.NotNull("clientToken");
   if (!source) errors.NotNull("s3BucketSource");

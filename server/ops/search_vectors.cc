@@ -9,8 +9,8 @@
 #include "server/ops/common.h"
 #include "server/ops/expression_request.h"
 #include "server/ops/ops.h"
-#include "wire/attribute_value_json.h"
 #include "vector/entry_codec.h"
+#include "wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
 namespace {

@@ -8,9 +8,9 @@
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
-#include "wire/attribute_value_json.h"
 #include "streams/retention.h"
 #include "streams/shards.h"
+#include "wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {
 namespace {

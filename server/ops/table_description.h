@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "model/table_def.h"
-#include "wire/json_writer.h"
 #include "storage/database.h"
+#include "wire/json_writer.h"
 
 namespace ddbd::server::ops {
 

@@ -3,9 +3,9 @@
 // rendering the decoded Item gives, for every attribute type and nesting.
 #include <gtest/gtest.h>
 
-#include "wire/attribute_value_json.h"
 #include "storage/database.h"
 #include "storage/internal/item_codec.h"
+#include "wire/attribute_value_json.h"
 
 namespace ddbd::wire {
 namespace {
