@@ -327,3 +327,72 @@ def _ignore_errors(call):
         call()
     except Exception:  # the server is killed under the request
         pass
+
+
+def wait_job(describe, field, timeout=120.0):
+    """Polls a DescribeExport/DescribeImport call until its status is not IN_PROGRESS."""
+    answer = {}
+    def done():
+        answer.update(describe())
+        return answer[field] != "IN_PROGRESS"
+    wait_for(done, timeout=timeout, what=f"{field} not IN_PROGRESS")
+    return answer
+
+
+def test_import_killed_midway_runs_again_at_the_next_start(restartable):
+    import gzip
+    import json
+    server = restartable()
+    lines = "".join(json.dumps({"Item": {"pk": {"S": str(i)}, "group": {"S": "g"},
+                                         "payload": {"S": "x" * 200}}}) + "\n"
+                    for i in range(40000))
+    folder = os.path.join(server.process.data_dir, "db", "s3", "source", "in")
+    os.makedirs(folder)
+    for part in range(2):
+        with open(os.path.join(folder, f"part{part}.json.gz"), "wb") as f:
+            f.write(gzip.compress("".join(lines.splitlines(True)[part::2]).encode()))
+    answer = server.client.import_table(
+        S3BucketSource={"S3Bucket": "source", "S3KeyPrefix": "in/"}, InputFormat="DYNAMODB_JSON",
+        InputCompressionType="GZIP", TableCreationParameters={
+            "TableName": "Imported", "AttributeDefinitions": [PK, GROUP],
+            "GlobalSecondaryIndexes": [by_group_index()], **KEYS})
+    arn = answer["ImportTableDescription"]["ImportArn"]
+    server.kill_and_restart()  # the import has only begun
+    assert table_status(server.client, "Imported") in ("CREATING", "ACTIVE")
+    description = wait_job(lambda: server.client.describe_import(ImportArn=arn)[
+        "ImportTableDescription"], "ImportStatus")
+    assert description["ImportStatus"] == "COMPLETED"
+    assert (description["ProcessedItemCount"], description["ImportedItemCount"],
+            description["ErrorCount"]) == (40000, 40000, 0)
+    assert table_status(server.client, "Imported") == "ACTIVE"
+    assert scan_count(server.client, "Imported") == 40000
+    assert count_group(server.client, "Imported") == 40000
+
+
+def test_export_killed_midway_runs_again_at_the_next_start(restartable):
+    import gzip
+    import json
+    server = restartable()
+    server.client.create_table(TableName="Source", AttributeDefinitions=[PK], **KEYS)
+    server.client.update_continuous_backups(
+        TableName="Source", PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    load(server.client, "Source", 30000)
+    arn = server.client.describe_table(TableName="Source")["Table"]["TableArn"]
+    answer = server.client.export_table_to_point_in_time(TableArn=arn, S3Bucket="exports")
+    export_arn = answer["ExportDescription"]["ExportArn"]
+    for i in range(100):  # after the export time: not in the export
+        server.client.delete_item(TableName="Source", Key={"pk": {"S": str(i)}})
+    server.kill_and_restart()
+    description = wait_job(lambda: server.client.describe_export(ExportArn=export_arn)[
+        "ExportDescription"], "ExportStatus")
+    assert description["ExportStatus"] == "COMPLETED" and description["ItemCount"] == 30000
+    root = os.path.join(server.process.data_dir, "db", "s3", "exports")
+    with open(os.path.join(root, description["ExportManifest"])) as f:
+        files_key = json.load(f)["manifestFilesS3Key"]
+    keys = set()
+    with open(os.path.join(root, files_key)) as f:
+        for entry in map(json.loads, f):
+            with open(os.path.join(root, entry["dataFileS3Key"]), "rb") as data:
+                keys |= {json.loads(line)["Item"]["pk"]["S"]
+                         for line in gzip.decompress(data.read()).decode().splitlines()}
+    assert len(keys) == 30000 and "7" in keys

@@ -291,3 +291,44 @@ def test_list_imports_pages_newest_first(server, ddb):
     assert len(ids) >= 8 and ids == sorted(ids, reverse=True)
     only = ddb.list_imports(TableArn=arns[0].rsplit("/import/", 1)[0])["ImportSummaryList"]
     assert [s["ImportArn"] for s in only] == [arns[0]]
+
+
+def http(server, method, path, body=None):
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request(method, path, body=body)
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return response.status, data
+
+
+def test_in_memory_objects_through_the_control_api():
+    process = DdbdProcess("--in-memory").start()
+    try:
+        ddb = process.client()
+        lines = "".join(json.dumps({"Item": {"pk": {"S": f"k{i}"}, "sk": {"N": str(i)}}}) + "\n"
+                        for i in range(3))
+        assert http(process, "PUT", "/ddbd/s3/mem/in/part%201.json.gz",
+                    gzip.compress(lines.encode()))[0] == 200
+        status, listing = http(process, "GET", "/ddbd/s3/mem?prefix=in/")
+        assert status == 200
+        assert json.loads(listing)["Objects"][0]["Key"] == "in/part 1.json.gz"
+        description = import_table(ddb, "in/", bucket="mem", compression="GZIP",
+                                   table=creation("Memory"))
+        assert description["ImportStatus"] == "COMPLETED" and description["ImportedItemCount"] == 3
+        ddb.update_continuous_backups(TableName="Memory", PointInTimeRecoverySpecification={
+            "PointInTimeRecoveryEnabled": True})
+        arn = ddb.export_table_to_point_in_time(
+            TableArn=description["TableArn"], S3Bucket="mem")["ExportDescription"]["ExportArn"]
+        deadline = time.monotonic() + 30
+        while (export := ddb.describe_export(ExportArn=arn)["ExportDescription"])[
+                "ExportStatus"] == "IN_PROGRESS":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        status, summary = http(process, "GET", "/ddbd/s3/mem/" + export["ExportManifest"])
+        assert status == 200 and json.loads(summary)["itemCount"] == 3
+        assert http(process, "GET", "/ddbd/s3/mem/no/such/object")[0] == 404
+        assert http(process, "DELETE", "/ddbd/s3/mem/in/part%201.json.gz")[0] == 405
+    finally:
+        process.cleanup()
