@@ -48,6 +48,7 @@ void ExportJobs::Run(ExportRecord record) {
 Status ExportJobs::Export(ExportRecord& record) {
   const auto table = catalog_.FindById(record.table_id);
   if (!table || table->table_uuid != record.table_uuid) {
+    record.failure_code = "TableNotFoundException";
     return Error::ResourceNotFound("The table was deleted before the export ended");
   }
   if (!record.incremental) {
@@ -77,9 +78,13 @@ void ExportJobs::Finish(ExportRecord record, const Status& outcome) {
   } else {
     record.status = JobStatus::kFailed;
     record.end_ms = clock_.NowMs();
-    record.failure_code = outcome.error().code() == ErrorCode::kResourceNotFound
-                              ? "TableNotFoundException"
-                              : "S3AccessDenied";
+    // The object store's "no such bucket" is a ResourceNotFound; any other failure to write
+    // is, for a DynamoDB user, S3 refusing access.
+    if (!record.failure_code) {
+      record.failure_code = outcome.error().code() == ErrorCode::kResourceNotFound
+                                ? "S3NoSuchBucket"
+                                : "S3AccessDenied";
+    }
     record.failure_message = outcome.error().message();
     log::Warning("export %s failed: %s", ExportArn(record).c_str(),
                  outcome.error().message().c_str());

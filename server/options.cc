@@ -52,6 +52,9 @@ constexpr std::string_view kUsage = R"(Usage: ddbd [options]
   --s3-root DIR         the local S3 of exports and imports: s3://bucket/key is the file
                         DIR/bucket/key (default: s3/ in the data directory; in memory
                         with --in-memory)
+  --s3-endpoint URL     keep them on an S3-compatible server instead (http://host:port),
+                        signed with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY
+                        (AWS_SESSION_TOKEN, AWS_REGION)
   --isolate WHAT        separate tables by the request's credentials:
                         access-key, region, access-key,region or none (default none:
                         every client sees the same tables)
@@ -244,6 +247,13 @@ std::vector<Option> StorageOptions() {
        true,
        [](CommandLine& cl, const std::string&, const std::string& v) {
          cl.service.s3_root = v;
+         return OkStatus();
+       }},
+      {{"--s3-endpoint"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) -> Status {
+         DDBD_ASSIGN_OR_RETURN(cl.service.s3_endpoint, ParseS3Endpoint(v));
+         ReadS3Credentials(cl.service.s3_endpoint);
          return OkStatus();
        }},
       // Up to 1 GB: the flag exists to lower DynamoDB's 10 GB limit in tests.

@@ -67,8 +67,9 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
       client_tokens_(clock_),
       capacity_(options_.enforce_capacity ? std::make_unique<capacity::CapacityGovernor>()
                                           : nullptr),
-      objects_(options_.s3_root.empty() ? objects::NewMemoryStore()
-                                        : objects::OpenDirectoryStore(options_.s3_root)),
+      objects_(!options_.s3_endpoint.host.empty() ? OpenS3Endpoint(options_.s3_endpoint)
+               : options_.s3_root.empty()         ? objects::NewMemoryStore()
+                                                  : objects::OpenDirectoryStore(options_.s3_root)),
       exports_(db, catalog, *objects_, executor_, clock_),
       imports_(db, catalog, *objects_, executor_, clock_),
       executor_(BackgroundThreads(options_.background_threads)) {

@@ -27,6 +27,7 @@
 #include "portability/import_jobs.h"
 #include "server/credentials.h"
 #include "server/metrics.h"
+#include "server/s3_endpoint.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
 #include "streams/records_part.h"
@@ -102,6 +103,8 @@ struct ServiceOptions {
   // The local S3 of exports, imports and bulk operations: a directory (--s3-root; by default
   // s3/ in the data directory), or memory when empty (--in-memory).
   std::string s3_root;
+  // Or an S3-compatible server (--s3-endpoint), when its host is set.
+  S3Endpoint s3_endpoint;
 };
 
 // The credential scope of a SigV4-signed request ("Credential=AKID/date/region/service/…").

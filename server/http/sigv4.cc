@@ -500,7 +500,7 @@ std::string CanonicalRequest(const RequestView& request, const SignedRequest& si
   }
   std::string out(request.method);
   out += '\n';
-  out += CanonicalUri(path);
+  out += signed_request.s3 ? std::string(path.empty() ? "/" : path) : CanonicalUri(path);
   out += '\n';
   out += CanonicalQuery(query, signed_request.presigned);
   out += '\n';
@@ -579,6 +579,7 @@ std::string Sign(const RequestView& request, std::span<const std::string_view> s
                             std::string(service) + "/" + std::string(kTerminator);
   SignedRequest signed_request;
   signed_request.timestamp = std::string(timestamp);
+  signed_request.s3 = service == "s3";
   for (size_t i = 0; i < signed_names.size(); ++i) {
     if (i > 0) signed_request.signed_headers += ';';
     signed_request.signed_headers += signed_names[i];

@@ -52,6 +52,9 @@ struct SignedRequest {
   Clock::time_point time;          // `timestamp` as a time
   std::optional<int64_t> expires;  // X-Amz-Expires of a presigned request
   std::string security_token;      // X-Amz-Security-Token, header or query
+  // S3's rules (Sign with service "s3"): the path is canonical as sent — encoded once by the
+  // sender, not normalised, not encoded again.
+  bool s3 = false;
 };
 
 // Who signed a request that verified.

@@ -42,6 +42,23 @@ TEST(SigV4Test, DerivesTheSigningKeyOfAwsExample) {
   EXPECT_EQ(hex, "f4780e2d9f65fa895f9c67b32ce1baf0b0d8a43505a000a1a9e090d414db404d");
 }
 
+// AWS's published S3 example ("Signature Calculations for the Authorization Header: GET
+// Object"): the path is signed as sent (once encoded), the payload hash is the header's.
+TEST(SigV4Test, SignsS3sGetObjectExample) {
+  const std::vector<Header> headers = {
+      {"Host", "examplebucket.s3.amazonaws.com"},
+      {"Range", "bytes=0-9"},
+      {"x-amz-content-sha256", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+      {"x-amz-date", "20130524T000000Z"}};
+  const std::vector<std::string_view> names = {"host", "range", "x-amz-content-sha256",
+                                               "x-amz-date"};
+  EXPECT_EQ(Sign({"GET", "/test.txt", headers, ""}, names, "AKIAIOSFODNN7EXAMPLE",
+                 "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "us-east-1", "20130524T000000Z", "s3"),
+            "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/"
+            "aws4_request, SignedHeaders=host;range;x-amz-content-sha256;x-amz-date, "
+            "Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41");
+}
+
 TEST(SigV4Test, SuiteGetVanilla) {
   std::vector<Header> headers = {{"Host", std::string(kSuiteHost)},
                                  {"X-Amz-Date", std::string(kSuiteDate)}};
