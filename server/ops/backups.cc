@@ -234,15 +234,15 @@ Result<std::string> ListBackups(OpContext& ctx, const Request& req) {
 }
 
 // The restored table has the backup's keys, indexes, billing and encryption settings (or
-// the billing overrides given); like DynamoDB, not its streams, TTL, tags, point-in-time
+// the overrides given); like DynamoDB, not its streams, TTL, tags, point-in-time
 // recovery or deletion protection.
 Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
   wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(RestoreTargetInput target, ReadRestoreTarget(req.body, errors));
+  DDBD_ASSIGN_OR_RETURN(RestoreTargetInput target,
+                        ReadRestoreTarget(req.body, ctx.region(), errors));
   DDBD_ASSIGN_OR_RETURN(auto arn, wire::GetString(req.body, "BackupArn"));
   if (!arn) errors.NotNull("backupArn");
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  DDBD_RETURN_IF_ERROR(RefuseUnsupportedOverrides(req.body));
   DDBD_ASSIGN_OR_RETURN(BackupRecord backup, FindBackup(ctx, *arn));
   if (ctx.catalog().Find(ctx.scope(), target.table_name)) {
     return Error::TableAlreadyExists("Table already exists: " + std::string(target.table_name));
@@ -253,7 +253,8 @@ Result<std::string> RestoreTableFromBackup(OpContext& ctx, const Request& req) {
                         backups::RestoredDefinition(backup,
                                                     {ctx.scope(), std::string(target.table_name),
                                                      ctx.region(), NewTableUuid(), ctx.NowMs()},
-                                                    target.billing_override));
+                                                    std::nullopt));
+  DDBD_RETURN_IF_ERROR(ApplyRestoreOverrides(target, ctx.NowMs(), definition));
   DDBD_ASSIGN_OR_RETURN(auto created, ctx.catalog().Create(std::move(definition)));
   StartRestore(ctx.service(), created->id, std::move(backup));
   return RenderRestoringTable(*created);

@@ -22,10 +22,10 @@ struct PointInTimeRestore {
   std::optional<double> restore_time;  // epoch seconds; nullopt: the latest restorable
 };
 
-Result<PointInTimeRestore> ReadPointInTimeRestore(wire::JsonObject body) {
+Result<PointInTimeRestore> ReadPointInTimeRestore(wire::JsonObject body, std::string_view region) {
   PointInTimeRestore input;
   wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(input.target, ReadRestoreTarget(body, errors));
+  DDBD_ASSIGN_OR_RETURN(input.target, ReadRestoreTarget(body, region, errors));
   DDBD_ASSIGN_OR_RETURN(auto source_arn, wire::GetString(body, "SourceTableArn"));
   DDBD_ASSIGN_OR_RETURN(auto source_name, wire::GetString(body, "SourceTableName"));
   if (source_name) errors.TableName(*source_name, "sourceTableName");
@@ -42,7 +42,6 @@ Result<PointInTimeRestore> ReadPointInTimeRestore(wire::JsonObject body) {
     return Error::Validation(
         "Exactly one of RestoreDateTime and UseLatestRestorableTime (true) must be specified");
   }
-  DDBD_RETURN_IF_ERROR(RefuseUnsupportedOverrides(body));
   return input;
 }
 
@@ -71,7 +70,7 @@ Result<storage::BackupRecord> SaveStateAt(OpContext& ctx, const TableDef& source
 }  // namespace
 
 Result<std::string> RestoreTableToPointInTime(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(PointInTimeRestore input, ReadPointInTimeRestore(req.body));
+  DDBD_ASSIGN_OR_RETURN(PointInTimeRestore input, ReadPointInTimeRestore(req.body, ctx.region()));
   DDBD_ASSIGN_OR_RETURN(auto source, ctx.FindTableForBackup(input.source));
   if (ctx.catalog().Find(ctx.scope(), input.target.table_name)) {
     return Error::TableAlreadyExists("Table already exists: " +
@@ -98,7 +97,8 @@ Result<std::string> RestoreTableToPointInTime(OpContext& ctx, const Request& req
         backups::RestoredDefinition(
             copy,
             {ctx.scope(), std::string(input.target.table_name), ctx.region(), NewTableUuid(), now},
-            input.target.billing_override));
+            std::nullopt));
+    DDBD_RETURN_IF_ERROR(ApplyRestoreOverrides(input.target, now, definition));
     definition.restored_from = TableRestoreSource{
         std::string(backups::kPointInTimeSource) + backups::BackupArn(copy), source->Arn(), at_ms};
     return ctx.catalog().Create(std::move(definition));

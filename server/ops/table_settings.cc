@@ -8,9 +8,12 @@ namespace {
 
 constexpr int64_t kMaxCapacityUnits = 1'000'000'000'000;
 
+}  // namespace
+
 Result<std::optional<ThroughputInput>> ReadThroughput(wire::JsonObject body,
-                                                      wire::ConstraintErrors& errors) {
-  DDBD_ASSIGN_OR_RETURN(auto object, wire::GetObject(body, "ProvisionedThroughput"));
+                                                      wire::ConstraintErrors& errors,
+                                                      std::string_view member) {
+  DDBD_ASSIGN_OR_RETURN(auto object, wire::GetObject(body, member));
   if (!object) return std::optional<ThroughputInput>();
   ThroughputInput in;
   DDBD_ASSIGN_OR_RETURN(in.read, wire::GetLong(*object, "ReadCapacityUnits"));
@@ -22,18 +25,23 @@ Result<std::optional<ThroughputInput>> ReadThroughput(wire::JsonObject body,
       errors.ValueAtLeast(std::to_string(*units), path, 1);
     }
   };
-  check(in.write, "provisionedThroughput.writeCapacityUnits");
-  check(in.read, "provisionedThroughput.readCapacityUnits");
+  std::string path(member);
+  path[0] = static_cast<char>(std::tolower(path[0]));
+  check(in.write, path + ".writeCapacityUnits");
+  check(in.read, path + ".readCapacityUnits");
   return std::optional<ThroughputInput>(in);
 }
 
 Result<std::optional<SseDescription>> ReadSse(wire::JsonObject body, std::string_view region,
-                                              wire::ConstraintErrors& errors) {
-  DDBD_ASSIGN_OR_RETURN(auto object, wire::GetObject(body, "SSESpecification"));
+                                              wire::ConstraintErrors& errors,
+                                              std::string_view member) {
+  DDBD_ASSIGN_OR_RETURN(auto object, wire::GetObject(body, member));
   if (!object) return std::optional<SseDescription>();
   DDBD_ASSIGN_OR_RETURN(std::optional<bool> enabled, wire::GetBool(*object, "Enabled"));
-  DDBD_ASSIGN_OR_RETURN(auto type, ReadEnum(*object, "SSEType", "sSESpecification.sSEType",
-                                            {"AES256", "KMS"}, errors));
+  std::string path(member);
+  path[0] = static_cast<char>(std::tolower(path[0]));
+  DDBD_ASSIGN_OR_RETURN(auto type,
+                        ReadEnum(*object, "SSEType", path + ".sSEType", {"AES256", "KMS"}, errors));
   DDBD_ASSIGN_OR_RETURN(auto key, wire::GetString(*object, "KMSMasterKeyId"));
   SseDescription sse;
   sse.enabled = enabled.value_or(false);
@@ -47,6 +55,8 @@ Result<std::optional<SseDescription>> ReadSse(wire::JsonObject body, std::string
   }
   return std::optional<SseDescription>(sse);
 }
+
+namespace {
 
 std::optional<KeyAttributeType> ParseKeyType(std::string_view name) {
   if (name == "S") return KeyAttributeType::kS;
@@ -117,8 +127,9 @@ Result<std::vector<AttributeDefinition>> ReadAttributeDefinitions(wire::JsonObje
   return definitions;
 }
 
-Result<std::optional<OnDemandInput>> ReadOnDemandThroughput(wire::JsonObject object) {
-  DDBD_ASSIGN_OR_RETURN(auto on_demand, wire::GetObject(object, "OnDemandThroughput"));
+Result<std::optional<OnDemandInput>> ReadOnDemandThroughput(wire::JsonObject object,
+                                                            std::string_view member) {
+  DDBD_ASSIGN_OR_RETURN(auto on_demand, wire::GetObject(object, member));
   if (!on_demand) return std::optional<OnDemandInput>();
   OnDemandInput in;
   DDBD_ASSIGN_OR_RETURN(in.max_read, wire::GetLong(*on_demand, "MaxReadRequestUnits"));

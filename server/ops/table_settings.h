@@ -22,7 +22,8 @@ struct OnDemandInput {
 };
 
 // Reads the OnDemandThroughput member of `object` (a table's request or a GSI's).
-Result<std::optional<OnDemandInput>> ReadOnDemandThroughput(wire::JsonObject object);
+Result<std::optional<OnDemandInput>> ReadOnDemandThroughput(
+    wire::JsonObject object, std::string_view member = "OnDemandThroughput");
 
 // Where maximums were sent: DynamoDB words its errors by it, and only updates may send -1.
 enum class OnDemandSite { kCreateTable, kUpdateTable, kCreateIndex, kUpdateIndex };
@@ -83,6 +84,16 @@ Result<std::vector<KeySchemaInput>> ReadKeySchema(wire::JsonObject object, const
 // Checks an attribute name of a key schema (1..255 characters).
 void CheckKeyAttributeName(std::optional<std::string_view> name, const std::string& path,
                            wire::ConstraintErrors& errors);
+
+// A ProvisionedThroughput-shaped member (`member`: ProvisionedThroughput, or a restore's
+// ProvisionedThroughputOverride); nullopt if absent. Violations go to `errors`.
+Result<std::optional<ThroughputInput>> ReadThroughput(
+    wire::JsonObject body, wire::ConstraintErrors& errors,
+    std::string_view member = "ProvisionedThroughput");
+// An SSESpecification-shaped member (or a restore's SSESpecificationOverride).
+Result<std::optional<SseDescription>> ReadSse(wire::JsonObject body, std::string_view region,
+                                              wire::ConstraintErrors& errors,
+                                              std::string_view member = "SSESpecification");
 
 // DynamoDB's billing-mode/throughput consistency rules for the resulting mode.
 Status CheckThroughputForMode(BillingMode mode, const std::optional<ThroughputInput>& throughput);

@@ -137,3 +137,72 @@ def test_a_restore_under_way_reports_progress_and_keeps_its_backup():
         assert deleted["BackupStatus"] == "DELETED"
     finally:
         process.cleanup()
+
+
+def wait_active(ddb, name):
+    ddb.get_waiter("table_exists").wait(TableName=name,
+                                        WaiterConfig={"Delay": 0.05, "MaxAttempts": 600})
+    return ddb.describe_table(TableName=name)["Table"]
+
+
+def test_restore_overrides_indexes_throughput_and_encryption(ddb):
+    make_table(ddb, "Overridden")
+    for n in range(10):
+        ddb.put_item(TableName="Overridden", Item={"pk": {"S": "p"}, "sk": {"N": str(n)},
+                                                   "team": {"S": "red" if n % 2 else "blue"}})
+    arn = ddb.create_backup(TableName="Overridden", BackupName="bkp")["BackupDetails"]["BackupArn"]
+    # Without its GSI, as PROVISIONED with the capacity given, encrypted with a KMS key.
+    ddb.restore_table_from_backup(
+        TargetTableName="NoIndexes", BackupArn=arn, GlobalSecondaryIndexOverride=[],
+        BillingModeOverride="PROVISIONED",
+        ProvisionedThroughputOverride={"ReadCapacityUnits": 7, "WriteCapacityUnits": 3},
+        SSESpecificationOverride={"Enabled": True, "SSEType": "KMS", "KMSMasterKeyId": "k1"})
+    table = wait_active(ddb, "NoIndexes")
+    assert "GlobalSecondaryIndexes" not in table
+    assert table["BillingModeSummary"]["BillingMode"] == "PROVISIONED"
+    assert table["ProvisionedThroughput"]["ReadCapacityUnits"] == 7
+    assert table["ProvisionedThroughput"]["WriteCapacityUnits"] == 3
+    assert table["SSEDescription"]["SSEType"] == "KMS"
+    assert table["SSEDescription"]["KMSMasterKeyArn"].endswith(":key/k1")
+    assert table["ItemCount"] == 10
+    # With another GSI on the backup's attributes: built from the restored items.
+    ddb.restore_table_from_backup(
+        TargetTableName="OtherIndex", BackupArn=arn, GlobalSecondaryIndexOverride=[{
+            "IndexName": "BySk", "Projection": {"ProjectionType": "KEYS_ONLY"},
+            "KeySchema": [{"AttributeName": "team", "KeyType": "HASH"},
+                          {"AttributeName": "sk", "KeyType": "RANGE"}]}])
+    table = wait_active(ddb, "OtherIndex")
+    assert [index["IndexName"] for index in table["GlobalSecondaryIndexes"]] == ["BySk"]
+    reds = ddb.query(TableName="OtherIndex", IndexName="BySk",
+                     KeyConditionExpression="team = :t AND sk > :n",
+                     ExpressionAttributeValues={":t": {"S": "red"}, ":n": {"N": "4"}})["Items"]
+    assert [item["sk"]["N"] for item in reds] == ["5", "7", "9"]
+
+
+def test_restore_override_refusals(ddb):
+    make_table(ddb, "Refusing")
+    arn = ddb.create_backup(TableName="Refusing", BackupName="bkp")["BackupDetails"]["BackupArn"]
+    with pytest.raises(ddb.exceptions.ClientError) as error:
+        ddb.restore_table_from_backup(TargetTableName="Ref1", BackupArn=arn,
+                                      BillingModeOverride="PROVISIONED")
+    assert error.value.response["Error"]["Message"] == (
+        "ProvisionedThroughputOverride is required to restore a PAY_PER_REQUEST backup as "
+        "PROVISIONED")
+    with pytest.raises(ddb.exceptions.ClientError) as error:
+        ddb.restore_table_from_backup(
+            TargetTableName="Ref2", BackupArn=arn,
+            ProvisionedThroughputOverride={"ReadCapacityUnits": 1, "WriteCapacityUnits": 1})
+    assert error.value.response["Error"]["Message"] == (
+        "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
+        "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+    with pytest.raises(ddb.exceptions.ClientError) as error:
+        ddb.restore_table_from_backup(TargetTableName="Ref3", BackupArn=arn,
+                                      GlobalSecondaryIndexOverride=[{
+                                          "IndexName": "ByNothing",
+                                          "Projection": {"ProjectionType": "ALL"},
+                                          "KeySchema": [{"AttributeName": "undefined",
+                                                         "KeyType": "HASH"}]}])
+    assert error.value.response["Error"]["Code"] == "ValidationException"
+    for name in ("Ref1", "Ref2", "Ref3"):
+        with pytest.raises(ddb.exceptions.ResourceNotFoundException):
+            ddb.describe_table(TableName=name)

@@ -172,3 +172,14 @@ def test_errors(history):
         ddb.restore_table_to_point_in_time(
             SourceTableName="NoPitr", TargetTableName="Xyz",
             RestoreDateTime=datetime.fromtimestamp(T0 + 20, timezone.utc))
+
+
+def test_point_in_time_restore_with_overrides(history):
+    server, ddb = history
+    description = restore(ddb, "LedgerLean", RestoreDateTime=datetime.fromtimestamp(
+        T0 + 60, timezone.utc), GlobalSecondaryIndexOverride=[],
+        SSESpecificationOverride={"Enabled": True, "SSEType": "KMS"})
+    table = ddb.describe_table(TableName="LedgerLean")["Table"]
+    assert "GlobalSecondaryIndexes" not in table
+    assert table["SSEDescription"]["SSEType"] == "KMS"
+    assert table["ItemCount"] == 3
