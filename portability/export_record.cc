@@ -1,22 +1,9 @@
 // The export record as JSON: written with wire::JsonWriter, read with simdjson.
 #include "portability/export_record.h"
 
-#include "portability/record_json.h"
 #include "wire/json_writer.h"
 
 namespace ddbd::portability {
-
-const char* JobStatusName(JobStatus status) {
-  switch (status) {
-    case JobStatus::kInProgress:
-      return "IN_PROGRESS";
-    case JobStatus::kCompleted:
-      return "COMPLETED";
-    case JobStatus::kFailed:
-      return "FAILED";
-  }
-  return "FAILED";
-}
 
 std::string ExportArn(const ExportRecord& record) {
   return record.table_arn + "/export/" + record.id;
@@ -38,24 +25,17 @@ std::string ExportManifestKey(const ExportRecord& record) {
 std::string EncodeExport(const ExportRecord& r) {
   wire::JsonWriter out;
   out.BeginObject();
-  out.Key("id").String(r.id).Key("scope").String(r.scope).Key("tableArn").String(r.table_arn);
-  out.Key("tableUuid").String(r.table_uuid).Key("tableId").Int(static_cast<int64_t>(r.table_id));
+  WriteJobMembers(out, r);
   out.Key("historyId").Int(static_cast<int64_t>(r.history_id));
   out.Key("copyId").Int(static_cast<int64_t>(r.copy_id));
-  out.Key("status").Int(static_cast<int64_t>(r.status));
-  out.Key("start").Int(r.start_ms).Key("end").Int(r.end_ms);
   out.Key("incremental").Bool(r.incremental).Key("typeSent").Bool(r.type_sent);
   out.Key("exportTime").Int(r.export_time_ms).Key("from").Int(r.from_ms).Key("to").Int(r.to_ms);
   out.Key("view").String(r.view_type).Key("format").String(r.format);
-  out.Key("bucket").String(r.bucket);
-  WriteOptional(out, "bucketOwner", r.bucket_owner);
   WriteOptional(out, "prefix", r.prefix);
   out.Key("sse").String(r.sse_algorithm);
   WriteOptional(out, "kmsKeyId", r.kms_key_id);
   WriteOptional(out, "clientToken", r.client_token);
   out.Key("itemCount").Int(r.item_count).Key("billedSize").Int(r.billed_size_bytes);
-  WriteOptional(out, "failureCode", r.failure_code);
-  WriteOptional(out, "failureMessage", r.failure_message);
   out.EndObject();
   return out.Take();
 }
@@ -63,16 +43,9 @@ std::string EncodeExport(const ExportRecord& r) {
 Result<ExportRecord> DecodeExport(std::string_view bytes) {
   DDBD_ASSIGN_OR_RETURN(RecordJson json, RecordJson::Parse(bytes, "export"));
   ExportRecord r;
-  r.id = json.Text("id");
-  r.scope = json.Text("scope");
-  r.table_arn = json.Text("tableArn");
-  r.table_uuid = json.Text("tableUuid");
-  r.table_id = static_cast<uint64_t>(json.Number("tableId"));
+  ReadJobMembers(json, r);
   r.history_id = static_cast<uint64_t>(json.Number("historyId"));
   r.copy_id = static_cast<uint64_t>(json.Number("copyId"));
-  r.status = static_cast<JobStatus>(json.Number("status"));
-  r.start_ms = json.Number("start");
-  r.end_ms = json.Number("end");
   r.incremental = json.Flag("incremental");
   r.type_sent = json.Flag("typeSent");
   r.export_time_ms = json.Number("exportTime");
@@ -80,16 +53,12 @@ Result<ExportRecord> DecodeExport(std::string_view bytes) {
   r.to_ms = json.Number("to");
   r.view_type = json.Text("view");
   r.format = json.Text("format");
-  r.bucket = json.Text("bucket");
-  r.bucket_owner = json.OptionalText("bucketOwner");
   r.prefix = json.OptionalText("prefix");
   r.sse_algorithm = json.Text("sse");
   r.kms_key_id = json.OptionalText("kmsKeyId");
   r.client_token = json.OptionalText("clientToken");
   r.item_count = json.Number("itemCount");
   r.billed_size_bytes = json.Number("billedSize");
-  r.failure_code = json.OptionalText("failureCode");
-  r.failure_message = json.OptionalText("failureMessage");
   if (r.id.empty()) return Error::Internal("corrupt export record");
   return r;
 }

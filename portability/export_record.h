@@ -10,41 +10,28 @@
 #include <string>
 
 #include "model/result.h"
+#include "portability/job_record.h"
 
 namespace ddbd::portability {
 
 inline constexpr char kExportJob = 'X';
 
-enum class JobStatus { kInProgress, kCompleted, kFailed };
-const char* JobStatusName(JobStatus status);
-
-struct ExportRecord {
-  std::string id;     // NewJobId: "<start ms>-<8 hex>"
-  std::string scope;  // the namespace of its table
-  std::string table_arn;
-  std::string table_uuid;
-  uint64_t table_id = 0;    // where its items are (for an incremental export)
+// The common members' table_id is where the table's items are.
+struct ExportRecord : JobRecord {
   uint64_t history_id = 0;  // the table's PITR history (for an incremental export)
   uint64_t copy_id = 0;     // a full export's point-in-time copy of the items (0: none left)
-  JobStatus status = JobStatus::kInProgress;
-  int64_t start_ms = 0;
-  int64_t end_ms = 0;
   bool incremental = false;
   bool type_sent = false;      // ExportType was in the request (DescribeExport echoes it only then)
   int64_t export_time_ms = 0;  // full
   int64_t from_ms = 0, to_ms = 0;                // incremental: [from, to)
   std::string view_type = "NEW_AND_OLD_IMAGES";  // incremental
   std::string format = "DYNAMODB_JSON";          // or ION
-  std::string bucket;
-  std::optional<std::string> bucket_owner;
   std::optional<std::string> prefix;
   std::string sse_algorithm = "AES256";
   std::optional<std::string> kms_key_id;
   std::optional<std::string> client_token;
   int64_t item_count = 0;
   int64_t billed_size_bytes = 0;
-  std::optional<std::string> failure_code;
-  std::optional<std::string> failure_message;
 };
 
 std::string ExportArn(const ExportRecord& record);

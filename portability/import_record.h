@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "model/result.h"
-#include "portability/export_record.h"
+#include "portability/job_record.h"
 
 namespace ddbd::portability {
 
@@ -20,18 +20,8 @@ inline constexpr char kImportJob = 'I';
 // The error records kept per import: the first ones (the count goes on).
 inline constexpr size_t kMaxErrorRecords = 1000;
 
-struct ImportRecord {
-  std::string id;
-  std::string scope;
-  std::string table_arn;
-  std::string table_uuid;
-  uint64_t table_id = 0;
-  JobStatus status = JobStatus::kInProgress;
-  int64_t start_ms = 0;
-  int64_t end_ms = 0;
+struct ImportRecord : JobRecord {
   std::string client_token;
-  std::string bucket;
-  std::optional<std::string> bucket_owner;
   std::optional<std::string> key_prefix;
   std::string format;                    // DYNAMODB_JSON, ION or CSV
   std::optional<std::string> delimiter;  // InputFormatOptions.Csv, as sent
@@ -43,8 +33,6 @@ struct ImportRecord {
   int64_t processed_items = 0;
   int64_t imported_items = 0;
   int64_t error_count = 0;
-  std::optional<std::string> failure_code;
-  std::optional<std::string> failure_message;
   std::vector<std::string> error_records;  // each a JSON text, as CloudWatch would hold it
 };
 

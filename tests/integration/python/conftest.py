@@ -203,3 +203,24 @@ def raw(server):
         return status, name, message, parsed
 
     return call
+
+
+def normalized(value):
+    """A DynamoDB JSON value with its sets' members in one order (DynamoDB promises none)."""
+    if isinstance(value, dict):
+        return {k: sorted(v) if k in ("SS", "NS", "BS") else normalized(v)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [normalized(v) for v in value]
+    return value
+
+
+def until_finished(describe, status_field, what, timeout=30):
+    """Calls describe() until its `status_field` is no longer IN_PROGRESS; returns that answer."""
+    deadline = time.monotonic() + timeout
+    while True:
+        answer = describe()
+        if answer[status_field] != "IN_PROGRESS":
+            return answer
+        assert time.monotonic() < deadline, f"{what} did not finish"
+        time.sleep(0.05)

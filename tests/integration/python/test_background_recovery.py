@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import DdbdProcess, use_namespace
+from conftest import DdbdProcess, until_finished, use_namespace
 from test_logging import Drained
 
 DELAY_MS = 3000
@@ -329,14 +329,8 @@ def _ignore_errors(call):
         pass
 
 
-def wait_job(describe, field, timeout=120.0):
-    """Polls a DescribeExport/DescribeImport call until its status is not IN_PROGRESS."""
-    answer = {}
-    def done():
-        answer.update(describe())
-        return answer[field] != "IN_PROGRESS"
-    wait_for(done, timeout=timeout, what=f"{field} not IN_PROGRESS")
-    return answer
+def wait_job(describe, field):
+    return until_finished(describe, field, field, timeout=120)
 
 
 def test_import_killed_midway_runs_again_at_the_next_start(restartable):

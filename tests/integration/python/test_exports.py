@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import DdbdProcess, raw_call
+from conftest import DdbdProcess, normalized, raw_call, until_finished
 
 T0 = 1_800_000_000
 BIG = "1234567890123456789012345678901234567.8"  # 38 digits
@@ -95,26 +95,14 @@ def read_object(server, bucket, key):
 
 
 def finished(ddb, arn):
-    deadline = time.monotonic() + 30
-    while True:
-        description = ddb.describe_export(ExportArn=arn)["ExportDescription"]
-        if description["ExportStatus"] != "IN_PROGRESS":
-            return description
-        assert time.monotonic() < deadline, "the export did not finish"
-        time.sleep(0.05)
+    return until_finished(lambda: ddb.describe_export(ExportArn=arn)["ExportDescription"],
+                          "ExportStatus", "the export")
 
 
 def table_arn(ddb):
     return ddb.describe_table(TableName="Ledger")["Table"]["TableArn"]
 
 
-def normalized(value):
-    if isinstance(value, dict):
-        return {k: sorted(v) if k in ("SS", "NS", "BS") else normalized(v)
-                for k, v in value.items()}
-    if isinstance(value, list):
-        return [normalized(v) for v in value]
-    return value
 
 
 def data_lines(server, bucket, summary):

@@ -12,7 +12,7 @@ import time
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import DdbdProcess
+from conftest import DdbdProcess, normalized, until_finished
 
 BIG = "1234567890123456789012345678901234567.8"
 ITEMS = [
@@ -58,13 +58,8 @@ def creation(name, **extra):
 
 
 def finished(ddb, arn):
-    deadline = time.monotonic() + 30
-    while True:
-        description = ddb.describe_import(ImportArn=arn)["ImportTableDescription"]
-        if description["ImportStatus"] != "IN_PROGRESS":
-            return description
-        assert time.monotonic() < deadline, "the import did not finish"
-        time.sleep(0.05)
+    return until_finished(lambda: ddb.describe_import(ImportArn=arn)["ImportTableDescription"],
+                          "ImportStatus", "the import")
 
 
 def import_table(ddb, prefix, fmt="DYNAMODB_JSON", compression="NONE", bucket="source",
@@ -79,13 +74,6 @@ def import_table(ddb, prefix, fmt="DYNAMODB_JSON", compression="NONE", bucket="s
     return finished(ddb, answer["ImportArn"])
 
 
-def normalized(value):
-    if isinstance(value, dict):
-        return {k: sorted(v) if k in ("SS", "NS", "BS") else normalized(v)
-                for k, v in value.items()}
-    if isinstance(value, list):
-        return [normalized(v) for v in value]
-    return value
 
 
 def scan(ddb, table):
@@ -110,11 +98,8 @@ def test_export_then_import_gives_back_the_same_items(server, ddb, fmt):
     export = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="source",
                                                S3Prefix=f"trip-{fmt}", ExportFormat=fmt)
     export_arn = export["ExportDescription"]["ExportArn"]
-    deadline = time.monotonic() + 30
-    while ddb.describe_export(ExportArn=export_arn)["ExportDescription"]["ExportStatus"] \
-            == "IN_PROGRESS":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    until_finished(lambda: ddb.describe_export(ExportArn=export_arn)["ExportDescription"],
+                   "ExportStatus", "the export")
     export_id = export_arn.rsplit("/", 1)[1]
     target = f"Target{fmt.replace('_', '')}"
     description = import_table(
@@ -321,11 +306,8 @@ def test_in_memory_objects_through_the_control_api():
             "PointInTimeRecoveryEnabled": True})
         arn = ddb.export_table_to_point_in_time(
             TableArn=description["TableArn"], S3Bucket="mem")["ExportDescription"]["ExportArn"]
-        deadline = time.monotonic() + 30
-        while (export := ddb.describe_export(ExportArn=arn)["ExportDescription"])[
-                "ExportStatus"] == "IN_PROGRESS":
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        export = until_finished(lambda: ddb.describe_export(ExportArn=arn)["ExportDescription"],
+                                "ExportStatus", "the export")
         status, summary = http(process, "GET", "/ddbd/s3/mem/" + export["ExportManifest"])
         assert status == 200 and json.loads(summary)["itemCount"] == 3
         assert http(process, "GET", "/ddbd/s3/mem/no/such/object")[0] == 404

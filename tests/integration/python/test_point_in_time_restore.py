@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from conftest import DdbdProcess
+from conftest import DdbdProcess, normalized
 
 T0 = 1_800_000_000  # the clock starts here, frozen
 BIG = "1234567890123456789012345678901234567.8"  # 38 digits
@@ -67,14 +67,6 @@ def restore(ddb, target, **when):
     return answer["TableDescription"]
 
 
-def normalized(value):
-    """Sets in one order (DynamoDB promises none)."""
-    if isinstance(value, dict):
-        return {k: sorted(v) if k in ("SS", "NS", "BS") else normalized(v)
-                for k, v in value.items()}
-    if isinstance(value, list):
-        return [normalized(v) for v in value]
-    return value
 
 
 def items(ddb, table):

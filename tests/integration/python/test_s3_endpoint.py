@@ -17,7 +17,7 @@ import time
 import boto3
 import pytest
 
-from conftest import DdbdProcess
+from conftest import DdbdProcess, until_finished
 
 S3RVER = os.path.join(os.path.dirname(__file__), "..", "js", "node_modules", "s3rver", "bin",
                       "s3rver.js")
@@ -82,11 +82,7 @@ def server(s3rver):
 
 
 def wait(describe, field):
-    deadline = time.monotonic() + 30
-    while (answer := describe())[field] == "IN_PROGRESS":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    return answer
+    return until_finished(describe, field, field)
 
 
 def test_export_writes_to_the_endpoint_and_import_reads_from_it(server, s3):

@@ -1,8 +1,9 @@
-// Reading the JSON text the job records are kept as (writing is wire::JsonWriter's): typed
-// members with defaults, so that a record written by an older ddbd, without a newer member,
-// still reads.
+// What every data-movement job's record has (JobRecord: its id, namespace, table, status,
+// times, bucket and failure), and the JSON text records are kept as: written with
+// wire::JsonWriter, read by RecordJson — typed members with defaults, so that a record
+// written by an older ddbd, without a newer member, still reads.
 //
-// Entry point: RecordJson.
+// Entry points: JobStatus, JobRecord, RecordJson, WriteJobMembers, ReadJobMembers.
 #pragma once
 
 #include <simdjson.h>
@@ -17,6 +18,24 @@
 #include "wire/json_writer.h"
 
 namespace ddbd::portability {
+
+enum class JobStatus { kInProgress, kCompleted, kFailed };
+const char* JobStatusName(JobStatus status);
+
+struct JobRecord {
+  std::string id;     // NewJobId: "<start ms>-<8 hex>"
+  std::string scope;  // the namespace of its table
+  std::string table_arn;
+  std::string table_uuid;
+  uint64_t table_id = 0;
+  JobStatus status = JobStatus::kInProgress;
+  int64_t start_ms = 0;
+  int64_t end_ms = 0;
+  std::string bucket;
+  std::optional<std::string> bucket_owner;
+  std::optional<std::string> failure_code;
+  std::optional<std::string> failure_message;
+};
 
 class RecordJson {
  public:
@@ -41,5 +60,9 @@ inline void WriteOptional(wire::JsonWriter& out, std::string_view key,
                           const std::optional<std::string>& value) {
   if (value) out.Key(key).String(*value);
 }
+
+// The members of JobRecord, written inside the record's object / read back.
+void WriteJobMembers(wire::JsonWriter& out, const JobRecord& record);
+void ReadJobMembers(const RecordJson& json, JobRecord& record);
 
 }  // namespace ddbd::portability
