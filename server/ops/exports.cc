@@ -7,8 +7,8 @@
 #include "backups/history_retention.h"
 #include "portability/job_naming.h"
 #include "server/ops/common.h"
+#include "server/ops/job_request.h"
 #include "server/ops/ops.h"
-#include "server/ops/s3_location.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -242,16 +242,9 @@ Result<std::string> ExportTableToPointInTime(OpContext& ctx, const Request& req)
 }
 
 Result<std::string> DescribeExport(OpContext& ctx, const Request& req) {
-  wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(std::string_view arn,
-                        ReadArn(req.body, "ExportArn", "exportArn", 37, 1024, errors));
-  DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  const size_t marker = arn.rfind("/export/");
-  if (!arn.starts_with("arn:aws:dynamodb:") || marker == std::string_view::npos ||
-      !portability::IsJobId(arn.substr(marker + 8))) {
-    return Error::Validation("Invalid Export ARN");
-  }
-  DDBD_ASSIGN_OR_RETURN(auto record, ctx.service().exports().Find(arn.substr(marker + 8)));
+  DDBD_ASSIGN_OR_RETURN(JobArn asked, ReadJobArn(req.body, "ExportArn", "export"));
+  DDBD_ASSIGN_OR_RETURN(auto record, ctx.service().exports().Find(asked.id));
+  const std::string_view arn = asked.arn;
   if (!record || record->scope != ctx.scope() || portability::ExportArn(*record) != arn) {
     return Error::ExportNotFound("Export not found: Export not found: " + std::string(arn));
   }
@@ -259,19 +252,8 @@ Result<std::string> DescribeExport(OpContext& ctx, const Request& req) {
 }
 
 Result<std::string> ListExports(OpContext& ctx, const Request& req) {
-  wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(auto table_arn, wire::GetString(req.body, "TableArn"));
-  if (table_arn && table_arn->empty()) errors.LengthAtLeast(*table_arn, "tableArn", 1);
-  if (table_arn && table_arn->size() > 1024) errors.LengthAtMost(*table_arn, "tableArn", 1024);
-  DDBD_ASSIGN_OR_RETURN(auto max_results, wire::GetLong(req.body, "MaxResults"));
-  if (max_results && *max_results < 1) {
-    errors.ValueAtLeast(std::to_string(*max_results), "maxResults", 1);
-  }
-  if (max_results && *max_results > 25) {
-    errors.ValueAtMost(std::to_string(*max_results), "maxResults", 25);
-  }
-  DDBD_ASSIGN_OR_RETURN(auto next_token, wire::GetString(req.body, "NextToken"));
-  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  DDBD_ASSIGN_OR_RETURN(JobListing listing, ReadJobListing(req.body, "MaxResults"));
+  const auto& [table_arn, max_results, next_token] = listing;
   DDBD_ASSIGN_OR_RETURN(auto exports, ExportsOf(ctx));
   if (table_arn) {
     auto table = ctx.FindTableForBackup(*table_arn);

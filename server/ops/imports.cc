@@ -9,8 +9,8 @@
 #include "portability/job_naming.h"
 #include "server/ops/common.h"
 #include "server/ops/item_request.h"
+#include "server/ops/job_request.h"
 #include "server/ops/ops.h"
-#include "server/ops/s3_location.h"
 #include "server/ops/table_definition.h"
 
 namespace ddbd::server::ops {
@@ -214,16 +214,9 @@ Result<std::string> ImportTable(OpContext& ctx, const Request& req) {
 }
 
 Result<std::string> DescribeImport(OpContext& ctx, const Request& req) {
-  wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(std::string_view arn,
-                        ReadArn(req.body, "ImportArn", "importArn", 37, 1024, errors));
-  DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  const size_t marker = arn.rfind("/import/");
-  if (!arn.starts_with("arn:aws:dynamodb:") || marker == std::string_view::npos ||
-      !portability::IsJobId(arn.substr(marker + 8))) {
-    return Error::Validation("Invalid Import ARN");
-  }
-  DDBD_ASSIGN_OR_RETURN(auto record, ctx.service().imports().Find(arn.substr(marker + 8)));
+  DDBD_ASSIGN_OR_RETURN(JobArn asked, ReadJobArn(req.body, "ImportArn", "import"));
+  DDBD_ASSIGN_OR_RETURN(auto record, ctx.service().imports().Find(asked.id));
+  const std::string_view arn = asked.arn;
   if (!record || record->scope != ctx.scope() || portability::ImportArn(*record) != arn) {
     return Error::ImportNotFound("Import not found: " + std::string(arn));
   }
@@ -248,15 +241,8 @@ std::string ImportToken(std::string_view arn) {
 }  // namespace
 
 Result<std::string> ListImports(OpContext& ctx, const Request& req) {
-  wire::ConstraintErrors errors;
-  DDBD_ASSIGN_OR_RETURN(auto table_arn, wire::GetString(req.body, "TableArn"));
-  if (table_arn && table_arn->empty()) errors.LengthAtLeast(*table_arn, "tableArn", 1);
-  if (table_arn && table_arn->size() > 1024) errors.LengthAtMost(*table_arn, "tableArn", 1024);
-  DDBD_ASSIGN_OR_RETURN(auto page_size, wire::GetLong(req.body, "PageSize"));
-  if (page_size && *page_size < 1) errors.ValueAtLeast(std::to_string(*page_size), "pageSize", 1);
-  if (page_size && *page_size > 25) errors.ValueAtMost(std::to_string(*page_size), "pageSize", 25);
-  DDBD_ASSIGN_OR_RETURN(auto next_token, wire::GetString(req.body, "NextToken"));
-  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  DDBD_ASSIGN_OR_RETURN(JobListing listing, ReadJobListing(req.body, "PageSize"));
+  const auto& [table_arn, page_size, next_token] = listing;
   DDBD_ASSIGN_OR_RETURN(auto imports, ImportsOf(ctx));
   if (table_arn) {
     std::erase_if(imports, [&](const ImportRecord& r) { return r.table_arn != *table_arn; });

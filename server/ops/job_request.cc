@@ -1,8 +1,11 @@
 // S3 locations and client tokens, as DynamoDB validates them.
-#include "server/ops/s3_location.h"
+#include "server/ops/job_request.h"
 
 #include <algorithm>
 #include <cctype>
+
+#include "portability/job_naming.h"
+#include "server/ops/common.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -62,6 +65,43 @@ Result<std::optional<std::string>> ReadClientToken(wire::JsonObject body,
     errors.Pattern(*token, "clientToken", "^[^\\$]+$");
   }
   return std::optional<std::string>(std::string(*token));
+}
+
+Result<JobArn> ReadJobArn(wire::JsonObject body, std::string_view member, std::string_view kind) {
+  wire::ConstraintErrors errors;
+  std::string path(member);
+  path[0] = static_cast<char>(std::tolower(path[0]));
+  DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadArn(body, member, path, 37, 1024, errors));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  const std::string marker = "/" + std::string(kind) + "/";
+  const size_t at = arn.rfind(marker);
+  if (!arn.starts_with("arn:aws:dynamodb:") || at == std::string_view::npos ||
+      !portability::IsJobId(arn.substr(at + marker.size()))) {
+    std::string name(kind);
+    name[0] = static_cast<char>(std::toupper(name[0]));
+    return Error::Validation("Invalid " + name + " ARN");
+  }
+  return JobArn{arn, arn.substr(at + marker.size())};
+}
+
+Result<JobListing> ReadJobListing(wire::JsonObject body, std::string_view size_member) {
+  JobListing listing;
+  wire::ConstraintErrors errors;
+  DDBD_ASSIGN_OR_RETURN(listing.table_arn, wire::GetString(body, "TableArn"));
+  if (const auto& arn = listing.table_arn) {
+    if (arn->empty()) errors.LengthAtLeast(*arn, "tableArn", 1);
+    if (arn->size() > 1024) errors.LengthAtMost(*arn, "tableArn", 1024);
+  }
+  DDBD_ASSIGN_OR_RETURN(listing.page_size, wire::GetLong(body, size_member));
+  std::string path(size_member);
+  path[0] = static_cast<char>(std::tolower(path[0]));
+  if (const auto& size = listing.page_size) {
+    if (*size < 1) errors.ValueAtLeast(std::to_string(*size), path, 1);
+    if (*size > 25) errors.ValueAtMost(std::to_string(*size), path, 25);
+  }
+  DDBD_ASSIGN_OR_RETURN(listing.next_token, wire::GetString(body, "NextToken"));
+  DDBD_RETURN_IF_ERROR(errors.ToStatus());
+  return listing;
 }
 
 }  // namespace ddbd::server::ops

@@ -1,0 +1,50 @@
+// The members export and import requests share, read with DynamoDB's constraints: an S3
+// location (a bucket, its owner, a key prefix), a client token, a job's ARN, a listing's
+// table, page size and token. Violations go to the request's ConstraintErrors, named by
+// `path_prefix` + the member's envelope name.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/result.h"
+#include "wire/constraint_errors.h"
+#include "wire/json_reader.h"
+
+namespace ddbd::server::ops {
+
+struct S3Location {
+  std::string bucket;
+  std::optional<std::string> owner;
+  std::optional<std::string> prefix;
+};
+
+// S3Bucket (required; 255 characters at most, letters and digits at both ends, `.`, `-`, `_`
+// between), S3BucketOwner (12 digits) and the prefix member named `prefix_member` (1..1024).
+Result<S3Location> ReadS3Location(wire::JsonObject object, std::string_view path_prefix,
+                                  std::string_view prefix_member, wire::ConstraintErrors& errors);
+
+// A ClientToken: any characters but '$', at least one.
+Result<std::optional<std::string>> ReadClientToken(wire::JsonObject body,
+                                                   wire::ConstraintErrors& errors);
+
+// The ARN in member `member` ("ExportArn") and the job id it ends with; the ARN must be
+// "arn:aws:dynamodb:…/<kind>/<job id>" (kind "export" or "import"); ValidationException
+// "Invalid Export ARN" / "Invalid Import ARN" otherwise.
+struct JobArn {
+  std::string_view arn;
+  std::string_view id;
+};
+Result<JobArn> ReadJobArn(wire::JsonObject body, std::string_view member, std::string_view kind);
+
+// ListExports' and ListImports' members: TableArn (1..1024), the page size (`size_member`,
+// 1..25) and NextToken.
+struct JobListing {
+  std::optional<std::string_view> table_arn;
+  std::optional<int64_t> page_size;
+  std::optional<std::string_view> next_token;
+};
+Result<JobListing> ReadJobListing(wire::JsonObject body, std::string_view size_member);
+
+}  // namespace ddbd::server::ops
