@@ -9,6 +9,8 @@ packages=(g++ cmake make pkg-config ccache libboost1.81-dev librocksdb-dev libsi
           libhnswlib-dev libxxhash-dev libjemalloc-dev zlib1g-dev libzstd-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(python3 python3-boto3 python3-pytest python3-prometheus-client awscli curl)
+  # ImportTable's ZSTD test compresses its objects with the zstd tool.
+  packages+=(zstd)
   # The Go SDK v2's integration tests: Debian's Go and its packaged SDK.
   packages+=(golang-go golang-github-aws-aws-sdk-go-v2-dev)
   # The code-shape check (tests/architecture) compares every source with clang-format's.
