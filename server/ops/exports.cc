@@ -253,7 +253,9 @@ Result<std::string> DescribeExport(OpContext& ctx, const Request& req) {
 
 Result<std::string> ListExports(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(JobListing listing, ReadJobListing(req.body, "MaxResults"));
-  const auto& [table_arn, max_results, next_token] = listing;
+  const auto& table_arn = listing.table_arn;
+  const auto& max_results = listing.page_size;
+  const auto& next_token = listing.next_token;
   DDBD_ASSIGN_OR_RETURN(auto exports, ExportsOf(ctx));
   if (table_arn) {
     auto table = ctx.FindTableForBackup(*table_arn);

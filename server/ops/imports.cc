@@ -242,7 +242,9 @@ std::string ImportToken(std::string_view arn) {
 
 Result<std::string> ListImports(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(JobListing listing, ReadJobListing(req.body, "PageSize"));
-  const auto& [table_arn, page_size, next_token] = listing;
+  const auto& table_arn = listing.table_arn;
+  const auto& page_size = listing.page_size;
+  const auto& next_token = listing.next_token;
   DDBD_ASSIGN_OR_RETURN(auto imports, ImportsOf(ctx));
   if (table_arn) {
     std::erase_if(imports, [&](const ImportRecord& r) { return r.table_arn != *table_arn; });

@@ -45,16 +45,25 @@ Result<PointInTimeRestore> ReadPointInTimeRestore(wire::JsonObject body, std::st
   return input;
 }
 
-// The point-in-time copy of `source` at `at_ms`, saved for the background restore.
-Result<storage::BackupRecord> SaveStateAt(OpContext& ctx, const TableDef& source, int64_t at_ms) {
+// The record of the point-in-time copy of `source` at `at_ms` (its id allocated; no items
+// yet): what the restored table is defined from, before anything is copied.
+Result<storage::BackupRecord> PointInTimeCopyRecord(OpContext& ctx, const TableDef& source,
+                                                    int64_t at_ms) {
   storage::BackupRecord copy;
   DDBD_ASSIGN_OR_RETURN(copy.id, ctx.catalog().AllocateId());
   copy.name = "point-in-time";
   copy.created_ms = at_ms;
   copy.source = source;
   copy.point_in_time = true;
+  return copy;
+}
+
+// Copies `source`'s items as they were at `copy.created_ms` under `copy.id` and saves the
+// record, for the background restore.
+Status SaveStateAt(OpContext& ctx, const TableDef& source, storage::BackupRecord& copy) {
   DDBD_ASSIGN_OR_RETURN(storage::TableStats copied, ctx.db().CopyItems(source.id, copy.id));
-  Result<storage::TableStats> rewound = ctx.db().RewindCopy(source, copy.id, at_ms, copied);
+  Result<storage::TableStats> rewound =
+      ctx.db().RewindCopy(source, copy.id, copy.created_ms, copied);
   if (rewound.ok()) {
     copy.item_count = rewound->item_count;
     copy.size_bytes = rewound->size_bytes;
@@ -64,7 +73,7 @@ Result<storage::BackupRecord> SaveStateAt(OpContext& ctx, const TableDef& source
     ctx.db().DropItems(copy.id).IgnoreError();
     return saved.error();
   }
-  return copy;
+  return OkStatus();
 }
 
 }  // namespace
@@ -90,19 +99,18 @@ Result<std::string> RestoreTableToPointInTime(OpContext& ctx, const Request& req
         "RestoreDateTime must be between EarliestRestorableDateTime and "
         "LatestRestorableDateTime");
   }
-  DDBD_ASSIGN_OR_RETURN(storage::BackupRecord copy, SaveStateAt(ctx, *source, at_ms));
-  auto created = [&]() -> Result<std::shared_ptr<const TableDef>> {
-    DDBD_ASSIGN_OR_RETURN(
-        TableDef definition,
-        backups::RestoredDefinition(
-            copy,
-            {ctx.scope(), std::string(input.target.table_name), ctx.region(), NewTableUuid(), now},
-            std::nullopt));
-    DDBD_RETURN_IF_ERROR(ApplyRestoreOverrides(input.target, now, definition));
-    definition.restored_from = TableRestoreSource{
-        std::string(backups::kPointInTimeSource) + backups::BackupArn(copy), source->Arn(), at_ms};
-    return ctx.catalog().Create(std::move(definition));
-  }();
+  // The table is defined (overrides checked) before anything is copied.
+  DDBD_ASSIGN_OR_RETURN(storage::BackupRecord copy, PointInTimeCopyRecord(ctx, *source, at_ms));
+  DDBD_ASSIGN_OR_RETURN(TableDef definition, backups::RestoredDefinition(
+                                                 copy,
+                                                 {ctx.scope(), std::string(input.target.table_name),
+                                                  ctx.region(), NewTableUuid(), now},
+                                                 std::nullopt));
+  DDBD_RETURN_IF_ERROR(ApplyRestoreOverrides(input.target, now, definition));
+  definition.restored_from = TableRestoreSource{
+      std::string(backups::kPointInTimeSource) + backups::BackupArn(copy), source->Arn(), at_ms};
+  DDBD_RETURN_IF_ERROR(SaveStateAt(ctx, *source, copy));
+  auto created = ctx.catalog().Create(std::move(definition));
   if (!created.ok()) {  // the copy served nothing
     ctx.db().DeleteBackup(ctx.scope(), copy.id).IgnoreError();
     return created.error();
