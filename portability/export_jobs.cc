@@ -3,6 +3,7 @@
 
 #include "model/log.h"
 #include "portability/export_writer.h"
+#include "portability/import_record.h"
 
 namespace ddbd::portability {
 
@@ -37,6 +38,18 @@ Result<std::vector<ExportRecord>> ExportJobs::All() {
     records.push_back(std::move(record));
   }
   return records;
+}
+
+void ExportJobs::StartRetention(storage::Database& db, const Clock& clock, Executor& executor,
+                                Executor::Duration interval) {
+  RunEvery(executor, interval, "export and import records", [&db, &clock]() -> Status {
+    const int64_t before = clock.NowMs() - kJobRecordRetentionMs;
+    for (char kind : {kExportJob, kImportJob}) {
+      auto forgotten = ForgetEndedJobs(db, kind, before);
+      if (!forgotten.ok()) return forgotten.error();
+    }
+    return OkStatus();
+  });
 }
 
 void ExportJobs::Run(ExportRecord record) {

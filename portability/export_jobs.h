@@ -38,6 +38,10 @@ class ExportJobs {
   Result<std::optional<ExportRecord>> Find(std::string_view id);
   // Every export, oldest first.
   Result<std::vector<ExportRecord>> All();
+  // Forgets, every `interval`, the exports and imports that ended more than 90 days ago by
+  // the clock (as DynamoDB lists them no longer).
+  static void StartRetention(storage::Database& db, const Clock& clock, Executor& executor,
+                             Executor::Duration interval);
 
  private:
   void Run(ExportRecord record);

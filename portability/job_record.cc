@@ -50,6 +50,20 @@ const char* JobStatusName(JobStatus status) {
   return "FAILED";
 }
 
+Result<uint64_t> ForgetEndedJobs(storage::Database& db, char kind, int64_t before_ms) {
+  DDBD_ASSIGN_OR_RETURN(auto jobs, db.Jobs(kind));
+  uint64_t forgotten = 0;
+  for (const auto& job : jobs) {
+    DDBD_ASSIGN_OR_RETURN(RecordJson json, RecordJson::Parse(job.bytes, "job"));
+    JobRecord record;
+    ReadJobMembers(json, record);
+    if (record.status == JobStatus::kInProgress || record.end_ms >= before_ms) continue;
+    DDBD_RETURN_IF_ERROR(db.DeleteJob(kind, job.id));
+    ++forgotten;
+  }
+  return forgotten;
+}
+
 void WriteJobMembers(wire::JsonWriter& out, const JobRecord& r) {
   out.Key("id").String(r.id).Key("scope").String(r.scope).Key("tableArn").String(r.table_arn);
   out.Key("tableUuid").String(r.table_uuid).Key("tableId").Int(static_cast<int64_t>(r.table_id));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "model/result.h"
+#include "storage/database.h"
 #include "wire/json_writer.h"
 
 namespace ddbd::portability {
@@ -60,6 +61,13 @@ inline void WriteOptional(wire::JsonWriter& out, std::string_view key,
                           const std::optional<std::string>& value) {
   if (value) out.Key(key).String(*value);
 }
+
+// How long DynamoDB keeps an ended export or import listed and described.
+inline constexpr int64_t kJobRecordRetentionMs = int64_t{90} * 24 * 3600 * 1000;
+
+// Deletes the records of `kind` that ended (COMPLETED or FAILED) before `before_ms`; returns
+// how many went.
+Result<uint64_t> ForgetEndedJobs(storage::Database& db, char kind, int64_t before_ms);
 
 // The members of JobRecord, written inside the record's object / read back.
 void WriteJobMembers(wire::JsonWriter& out, const JobRecord& record);

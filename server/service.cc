@@ -95,6 +95,7 @@ void Service::StartBackground(std::optional<std::string> graph_dir) {
   ttl_.Start();
   retention_.Start();
   backups::StartHistoryRetention(db_, catalog_, clock_, executor_, options_.ttl_interval);
+  portability::ExportJobs::StartRetention(db_, clock_, executor_, options_.ttl_interval);
 }
 
 Status Service::SaveVectorGraphs() {

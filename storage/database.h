@@ -280,6 +280,7 @@ class Database {
   Result<std::optional<std::string>> GetJob(char kind, std::string_view id);
   // Every record of `kind`, in id order.
   Result<std::vector<JobRecord>> Jobs(char kind);
+  Status DeleteJob(char kind, std::string_view id);
 
   // ---- The database as a whole.
   // The sequence number of the last write: equal at two moments only if nothing was written

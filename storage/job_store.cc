@@ -28,6 +28,13 @@ Result<std::optional<std::string>> Database::GetJob(char kind, std::string_view 
   return std::optional<std::string>(std::move(bytes));
 }
 
+Status Database::DeleteJob(char kind, std::string_view id) {
+  rocksdb::Status status =
+      impl_->db->Delete(impl_->write_options, impl_->catalog, JobKey(kind, id));
+  if (!status.ok()) return StorageError(status);
+  return OkStatus();
+}
+
 Result<std::vector<Database::JobRecord>> Database::Jobs(char kind) {
   std::vector<JobRecord> jobs;
   const std::string prefix = JobKey(kind, {});

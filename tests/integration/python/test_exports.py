@@ -7,6 +7,7 @@ every error DynamoDB answers. The server's clock is frozen and moved, so each po
 import base64
 import gzip
 import hashlib
+import http.client
 import json
 import os
 import time
@@ -99,8 +100,12 @@ def finished(ddb, arn):
                           "ExportStatus", "the export")
 
 
+def table_arn_of(ddb, table):
+    return ddb.describe_table(TableName=table)["Table"]["TableArn"]
+
+
 def table_arn(ddb):
-    return ddb.describe_table(TableName="Ledger")["Table"]["TableArn"]
+    return table_arn_of(ddb, "Ledger")
 
 
 
@@ -383,3 +388,49 @@ def test_export_survives_a_restart_and_outlives_its_table(history):
     server.start()
     ddb = server.client()
     assert ddb.describe_export(ExportArn=arn)["ExportDescription"]["ExportStatus"] == "COMPLETED"
+
+
+def test_ended_exports_and_imports_are_forgotten_after_90_days():
+    server = DdbdProcess("--in-memory").start()
+    try:
+        ddb = server.client()
+        server.control("PUT", "/ddbd/clock", {"Now": at(0)})
+        ddb.create_table(TableName="Kept", BillingMode="PAY_PER_REQUEST",
+                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+        ddb.update_continuous_backups(TableName="Kept", PointInTimeRecoverySpecification={
+            "PointInTimeRecoveryEnabled": True})
+        arn = finished(ddb, ddb.export_table_to_point_in_time(
+            TableArn=table_arn_of(ddb, "Kept"), S3Bucket="exports")["ExportDescription"][
+            "ExportArn"])["ExportArn"]
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("PUT", "/ddbd/s3/source/in/empty.json", body=b"")
+        assert connection.getresponse().status == 200
+        connection.close()
+        imported = ddb.import_table(
+            S3BucketSource={"S3Bucket": "source", "S3KeyPrefix": "in/"},
+            InputFormat="DYNAMODB_JSON", TableCreationParameters={
+                "TableName": "Imported", "BillingMode": "PAY_PER_REQUEST",
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]})
+        import_arn = imported["ImportTableDescription"]["ImportArn"]
+        assert until_finished(lambda: ddb.describe_import(ImportArn=import_arn)[
+            "ImportTableDescription"], "ImportStatus", "the import")["ImportStatus"] == "COMPLETED"
+        server.control("PUT", "/ddbd/clock", {"Advance": 89 * 86400})
+        time.sleep(1.5)  # a retention pass or more
+        assert ddb.describe_export(ExportArn=arn)["ExportDescription"]["ExportStatus"] == \
+            "COMPLETED"
+        assert len(ddb.list_imports()["ImportSummaryList"]) == 1
+        server.control("PUT", "/ddbd/clock", {"Advance": 2 * 86400})
+        deadline = time.monotonic() + 10
+        while ddb.list_exports()["ExportSummaries"] or ddb.list_imports()["ImportSummaryList"]:
+            assert time.monotonic() < deadline, "the export or import was not forgotten"
+            time.sleep(0.1)
+        with pytest.raises(ClientError) as error:
+            ddb.describe_export(ExportArn=arn)
+        assert error.value.response["Error"]["Code"] == "ExportNotFoundException"
+        with pytest.raises(ClientError) as error:
+            ddb.describe_import(ImportArn=import_arn)
+        assert error.value.response["Error"]["Code"] == "ImportNotFoundException"
+    finally:
+        server.cleanup()
