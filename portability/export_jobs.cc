@@ -24,20 +24,11 @@ void ExportJobs::ResumeInterrupted() {
 }
 
 Result<std::optional<ExportRecord>> ExportJobs::Find(std::string_view id) {
-  DDBD_ASSIGN_OR_RETURN(std::optional<std::string> bytes, db_.GetJob(kExportJob, id));
-  if (!bytes) return std::optional<ExportRecord>();
-  DDBD_ASSIGN_OR_RETURN(ExportRecord record, DecodeExport(*bytes));
-  return std::optional<ExportRecord>(std::move(record));
+  return FindJob(db_, kExportJob, id, &DecodeExport);
 }
 
 Result<std::vector<ExportRecord>> ExportJobs::All() {
-  DDBD_ASSIGN_OR_RETURN(auto jobs, db_.Jobs(kExportJob));
-  std::vector<ExportRecord> records;
-  for (const auto& job : jobs) {
-    DDBD_ASSIGN_OR_RETURN(ExportRecord record, DecodeExport(job.bytes));
-    records.push_back(std::move(record));
-  }
-  return records;
+  return AllJobs(db_, kExportJob, &DecodeExport);
 }
 
 void ExportJobs::StartRetention(storage::Database& db, const Clock& clock, Executor& executor,

@@ -104,20 +104,11 @@ std::set<uint64_t> ImportJobs::ResumeInterrupted() {
 }
 
 Result<std::optional<ImportRecord>> ImportJobs::Find(std::string_view id) {
-  DDBD_ASSIGN_OR_RETURN(std::optional<std::string> bytes, db_.GetJob(kImportJob, id));
-  if (!bytes) return std::optional<ImportRecord>();
-  DDBD_ASSIGN_OR_RETURN(ImportRecord record, DecodeImport(*bytes));
-  return std::optional<ImportRecord>(std::move(record));
+  return FindJob(db_, kImportJob, id, &DecodeImport);
 }
 
 Result<std::vector<ImportRecord>> ImportJobs::All() {
-  DDBD_ASSIGN_OR_RETURN(auto jobs, db_.Jobs(kImportJob));
-  std::vector<ImportRecord> records;
-  for (const auto& job : jobs) {
-    DDBD_ASSIGN_OR_RETURN(ImportRecord record, DecodeImport(job.bytes));
-    records.push_back(std::move(record));
-  }
-  return records;
+  return AllJobs(db_, kImportJob, &DecodeImport);
 }
 
 Status ImportJobs::ImportObjects(const TableDef& table, ImportRecord& record) {

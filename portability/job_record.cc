@@ -1,6 +1,8 @@
 // Job records: their common members and their JSON.
 #include "portability/job_record.h"
 
+#include "portability/job_naming.h"
+
 namespace ddbd::portability {
 
 Result<RecordJson> RecordJson::Parse(std::string_view bytes, std::string_view what) {
@@ -54,6 +56,9 @@ Result<uint64_t> ForgetEndedJobs(storage::Database& db, char kind, int64_t befor
   DDBD_ASSIGN_OR_RETURN(auto jobs, db.Jobs(kind));
   uint64_t forgotten = 0;
   for (const auto& job : jobs) {
+    // A job ends after it starts, and its id starts with its start time: only records started
+    // before `before_ms` can have ended before it, and only those are read.
+    if (JobIdTime(job.id) >= before_ms) continue;
     DDBD_ASSIGN_OR_RETURN(RecordJson json, RecordJson::Parse(job.bytes, "job"));
     JobRecord record;
     ReadJobMembers(json, record);

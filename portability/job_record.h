@@ -69,6 +69,29 @@ inline constexpr int64_t kJobRecordRetentionMs = int64_t{90} * 24 * 3600 * 1000;
 // how many went.
 Result<uint64_t> ForgetEndedJobs(storage::Database& db, char kind, int64_t before_ms);
 
+// The record of kind `kind` with id `id`, decoded by `decode`; nullopt when there is none.
+template <typename Record>
+Result<std::optional<Record>> FindJob(storage::Database& db, char kind, std::string_view id,
+                                      Result<Record> (*decode)(std::string_view)) {
+  DDBD_ASSIGN_OR_RETURN(std::optional<std::string> bytes, db.GetJob(kind, id));
+  if (!bytes) return std::optional<Record>();
+  DDBD_ASSIGN_OR_RETURN(Record record, decode(*bytes));
+  return std::optional<Record>(std::move(record));
+}
+
+// Every record of kind `kind`, oldest first, decoded by `decode`.
+template <typename Record>
+Result<std::vector<Record>> AllJobs(storage::Database& db, char kind,
+                                    Result<Record> (*decode)(std::string_view)) {
+  DDBD_ASSIGN_OR_RETURN(auto jobs, db.Jobs(kind));
+  std::vector<Record> records;
+  for (const auto& job : jobs) {
+    DDBD_ASSIGN_OR_RETURN(Record record, decode(job.bytes));
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
 // The members of JobRecord, written inside the record's object / read back.
 void WriteJobMembers(wire::JsonWriter& out, const JobRecord& record);
 void ReadJobMembers(const RecordJson& json, JobRecord& record);

@@ -26,23 +26,6 @@ struct Reply {
   std::string body;
 };
 
-// S3's URI encoding of a key: every byte but the unreserved ones and '/' as %XX.
-std::string EncodeKey(std::string_view key, bool keep_slash = true) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const unsigned char c : key) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' ||
-        (keep_slash && c == '/')) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
-
 std::string XmlUnescape(std::string_view text) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -115,8 +98,9 @@ class S3EndpointStore final : public objects::ObjectStore {
     std::vector<objects::ObjectEntry> entries;
     std::string token;
     do {
-      std::string target = BucketPath(bucket) + "?list-type=2&prefix=" + EncodeKey(prefix, false);
-      if (!token.empty()) target += "&continuation-token=" + EncodeKey(token, false);
+      std::string target =
+          BucketPath(bucket) + "?list-type=2&prefix=" + http::sigv4::UriEncode(prefix, false);
+      if (!token.empty()) target += "&continuation-token=" + http::sigv4::UriEncode(token, false);
       DDBD_ASSIGN_OR_RETURN(Reply reply, Call(bhttp::verb::get, target, ""));
       if (reply.status == 404) return entries;  // no bucket: nothing in it
       if (reply.status != 200) return Failure("ListObjectsV2", reply);
@@ -142,10 +126,10 @@ class S3EndpointStore final : public objects::ObjectStore {
 
  private:
   std::string BucketPath(std::string_view bucket) const {
-    return endpoint_.base_path + "/" + EncodeKey(bucket, false);
+    return endpoint_.base_path + "/" + http::sigv4::UriEncode(bucket, false);
   }
   std::string ObjectPath(std::string_view bucket, std::string_view key) const {
-    return BucketPath(bucket) + "/" + EncodeKey(key);
+    return BucketPath(bucket) + "/" + http::sigv4::UriEncode(key, true);
   }
 
   // S3's error, in DynamoDB's words for it: a missing bucket or object is ResourceNotFound.

@@ -2,10 +2,17 @@
 #include "wire/constraint_errors.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "model/table_def.h"
 
 namespace ddbd::wire {
+
+std::string EnvelopeName(std::string_view member) {
+  std::string name(member);
+  if (!name.empty()) name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
+  return name;
+}
 
 namespace {
 constexpr size_t kMaxListed = 10;

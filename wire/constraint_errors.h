@@ -12,6 +12,10 @@
 
 namespace ddbd::wire {
 
+// A member's name as DynamoDB's validation messages write its path: the first letter in lower
+// case ("ProvisionedThroughput" → "provisionedThroughput").
+std::string EnvelopeName(std::string_view member);
+
 class ConstraintErrors {
  public:
   // `value` is the Java-style rendering of the offending value; nullopt renders `null`.

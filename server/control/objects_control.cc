@@ -6,11 +6,10 @@
 //   GET  /ddbd/imports/<import id>/errors  an import's error records, as CloudWatch Logs
 //                                          would hold them
 // Keys are percent-decoded; a key may contain '/'.
-#include <cctype>
-
 #include "server/control/control_api.h"
 #include "server/control/handlers.h"
 #include "server/http/exchange.h"
+#include "server/http/sigv4.h"
 #include "wire/json_writer.h"
 
 namespace ddbd::server::control {
@@ -18,34 +17,12 @@ namespace {
 
 constexpr std::string_view kObjectsPrefix = "/ddbd/s3/";
 
-std::string PercentDecoded(std::string_view text) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() + 0 &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(text[i] == '+' ? ' ' : text[i]);
-    }
-  }
-  return out;
-}
-
 // The value of `name` in the query string of `target`, decoded ("" when absent).
 std::string QueryValue(std::string_view target, std::string_view name) {
   const size_t query = target.find('?');
   if (query == std::string_view::npos) return {};
-  std::string_view rest = target.substr(query + 1);
-  while (!rest.empty()) {
-    const size_t amp = rest.find('&');
-    const std::string_view pair = rest.substr(0, amp);
-    if (pair.starts_with(name) && pair.size() > name.size() && pair[name.size()] == '=') {
-      return PercentDecoded(pair.substr(name.size() + 1));
-    }
-    if (amp == std::string_view::npos) break;
-    rest.remove_prefix(amp + 1);
+  for (auto& [key, value] : http::sigv4::QueryParameters(target.substr(query + 1))) {
+    if (key == name) return std::move(value);
   }
   return {};
 }
@@ -67,7 +44,7 @@ Result<ControlReply> AnswerObject(Service& service, const ControlRequest& reques
   std::string_view path = request.path.substr(0, request.path.find('?'));
   path.remove_prefix(kObjectsPrefix.size());
   const size_t slash = path.find('/');
-  const std::string bucket = PercentDecoded(path.substr(0, slash));
+  const std::string bucket = http::sigv4::PercentDecode(path.substr(0, slash));
   if (bucket.empty()) return Error::Validation("The path names no bucket: /ddbd/s3/<bucket>/<key>");
   if (slash == std::string_view::npos || slash + 1 == path.size()) {
     if (request.method != "GET") {
@@ -76,7 +53,7 @@ Result<ControlReply> AnswerObject(Service& service, const ControlRequest& reques
     }
     return ListObjects(service, bucket, request.path);
   }
-  const std::string key = PercentDecoded(path.substr(slash + 1));
+  const std::string key = http::sigv4::PercentDecode(path.substr(slash + 1));
   if (request.method == "PUT") {
     DDBD_RETURN_IF_ERROR(service.objects().Put(bucket, key, request.body));
     return ControlReply{200, "{}", ""};

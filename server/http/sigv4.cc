@@ -75,20 +75,6 @@ bool Unreserved(unsigned char c) {
   return std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~';
 }
 
-// AWS's UriEncode: every byte but the unreserved ones as %XY (upper-case hex).
-void AppendEncoded(std::string& out, std::string_view text, bool keep_slash) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  for (unsigned char c : text) {
-    if (Unreserved(c) || (keep_slash && c == '/')) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kDigits[c >> 4]);
-      out.push_back(kDigits[c & 15]);
-    }
-  }
-}
-
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -96,45 +82,10 @@ int HexValue(char c) {
   return -1;
 }
 
-// %XY escapes decoded; '+' stays a plus, as AWS reads query strings.
-std::string PercentDecode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() && HexValue(text[i + 1]) >= 0 &&
-        HexValue(text[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(HexValue(text[i + 1]) * 16 + HexValue(text[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(text[i]);
-    }
-  }
-  return out;
-}
-
 std::pair<std::string_view, std::string_view> SplitTarget(std::string_view target) {
   const size_t question = target.find('?');
   if (question == std::string_view::npos) return {target, {}};
   return {target.substr(0, question), target.substr(question + 1)};
-}
-
-// The query's parameters, decoded, in request order.
-std::vector<std::pair<std::string, std::string>> QueryParameters(std::string_view query) {
-  std::vector<std::pair<std::string, std::string>> parameters;
-  size_t start = 0;
-  while (start <= query.size()) {
-    size_t end = query.find('&', start);
-    if (end == std::string_view::npos) end = query.size();
-    std::string_view piece = query.substr(start, end - start);
-    if (!piece.empty()) {
-      const size_t equals = piece.find('=');
-      parameters.emplace_back(
-          PercentDecode(piece.substr(0, equals)),
-          equals == std::string_view::npos ? "" : PercentDecode(piece.substr(equals + 1)));
-    }
-    start = end + 1;
-  }
-  return parameters;
 }
 
 std::vector<std::string_view> Split(std::string_view text, char separator) {
@@ -356,6 +307,57 @@ bool ConstantTimeEquals(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+// AWS's UriEncode: every byte but the unreserved ones as %XY (upper-case hex).
+std::string UriEncode(std::string_view text, bool keep_slash) {
+  std::string out;
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  for (unsigned char c : text) {
+    if (Unreserved(c) || (keep_slash && c == '/')) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kDigits[c >> 4]);
+      out.push_back(kDigits[c & 15]);
+    }
+  }
+  return out;
+}
+
+// %XY escapes decoded; '+' stays a plus, as AWS reads query strings.
+std::string PercentDecode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && HexValue(text[i + 1]) >= 0 &&
+        HexValue(text[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(HexValue(text[i + 1]) * 16 + HexValue(text[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
+// The query's parameters, decoded, in request order.
+std::vector<std::pair<std::string, std::string>> QueryParameters(std::string_view query) {
+  std::vector<std::pair<std::string, std::string>> parameters;
+  size_t start = 0;
+  while (start <= query.size()) {
+    size_t end = query.find('&', start);
+    if (end == std::string_view::npos) end = query.size();
+    std::string_view piece = query.substr(start, end - start);
+    if (!piece.empty()) {
+      const size_t equals = piece.find('=');
+      parameters.emplace_back(
+          PercentDecode(piece.substr(0, equals)),
+          equals == std::string_view::npos ? "" : PercentDecode(piece.substr(equals + 1)));
+    }
+    start = end + 1;
+  }
+  return parameters;
+}
+
 std::string Sha256Hex(std::string_view data) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
@@ -438,7 +440,7 @@ std::string CanonicalUri(std::string_view path) {
   if (!segments.empty() && !path.empty() && path.back() == '/') normalized += '/';
   // Non-S3 services encode the path as sent once more (AWS: "URI-encode each segment twice").
   std::string out;
-  AppendEncoded(out, normalized, /*keep_slash=*/true);
+  out += UriEncode(normalized, true);
   return out;
 }
 
@@ -447,8 +449,8 @@ std::string CanonicalQuery(std::string_view query, bool drop_signature) {
   for (const auto& [name, value] : QueryParameters(query)) {
     if (drop_signature && name == "X-Amz-Signature") continue;
     std::pair<std::string, std::string> pair;
-    AppendEncoded(pair.first, name, false);
-    AppendEncoded(pair.second, value, false);
+    pair.first = UriEncode(name, false);
+    pair.second = UriEncode(value, false);
     encoded.push_back(std::move(pair));
   }
   std::sort(encoded.begin(), encoded.end());

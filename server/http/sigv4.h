@@ -80,6 +80,13 @@ Result<SignedRequest> ParseSignature(const RequestView& request);
 Result<Identity> Verify(const RequestView& request, const Credentials& credentials,
                         Clock::time_point now);
 
+// AWS's UriEncode: every byte but the unreserved ones (and '/' when `keep_slash`) as %XY.
+std::string UriEncode(std::string_view text, bool keep_slash);
+// %XY escapes decoded; '+' stays a plus, as AWS reads query strings.
+std::string PercentDecode(std::string_view text);
+// The parameters of a query string (after the '?'), decoded, in request order.
+std::vector<std::pair<std::string, std::string>> QueryParameters(std::string_view query);
+
 // The steps of the computation (AWS's "Create a signed AWS API request").
 std::string CanonicalUri(std::string_view path);
 // `drop_signature` leaves out X-Amz-Signature (presigned requests).

@@ -242,7 +242,7 @@ Result<std::string> ExportTableToPointInTime(OpContext& ctx, const Request& req)
 }
 
 Result<std::string> DescribeExport(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(JobArn asked, ReadJobArn(req.body, "ExportArn", "export"));
+  DDBD_ASSIGN_OR_RETURN(JobArn asked, ReadJobArn(req.body, "ExportArn"));
   DDBD_ASSIGN_OR_RETURN(auto record, ctx.service().exports().Find(asked.id));
   const std::string_view arn = asked.arn;
   if (!record || record->scope != ctx.scope() || portability::ExportArn(*record) != arn) {

@@ -214,7 +214,7 @@ Result<std::string> ImportTable(OpContext& ctx, const Request& req) {
 }
 
 Result<std::string> DescribeImport(OpContext& ctx, const Request& req) {
-  DDBD_ASSIGN_OR_RETURN(JobArn asked, ReadJobArn(req.body, "ImportArn", "import"));
+  DDBD_ASSIGN_OR_RETURN(JobArn asked, ReadJobArn(req.body, "ImportArn"));
   DDBD_ASSIGN_OR_RETURN(auto record, ctx.service().imports().Find(asked.id));
   const std::string_view arn = asked.arn;
   if (!record || record->scope != ctx.scope() || portability::ImportArn(*record) != arn) {

@@ -263,8 +263,7 @@ Result<std::optional<std::vector<IndexInput>>> ReadIndexes(wire::JsonObject body
                                                            wire::ConstraintErrors& errors) {
   DDBD_ASSIGN_OR_RETURN(auto array, wire::GetArray(body, member));
   if (!array) return std::optional<std::vector<IndexInput>>();
-  std::string base(member);
-  base[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(base[0])));
+  const std::string base = wire::EnvelopeName(member);
   std::vector<IndexInput> indexes;
   size_t i = 0;
   for (wire::JsonValue element : *array) {

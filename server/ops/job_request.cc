@@ -47,9 +47,7 @@ Result<S3Location> ReadS3Location(wire::JsonObject object, std::string_view path
   }
   DDBD_ASSIGN_OR_RETURN(auto key_prefix, wire::GetString(object, prefix_member));
   if (key_prefix) {
-    std::string path = prefix + std::string(prefix_member);
-    path[prefix.size()] = static_cast<char>(std::tolower(path[prefix.size()]));
-    if (path.starts_with(prefix + "s3")) path[prefix.size() + 1] = '3';
+    const std::string path = prefix + wire::EnvelopeName(prefix_member);
     if (key_prefix->empty()) errors.LengthAtLeast(*key_prefix, path, 1);
     if (key_prefix->size() > 1024) errors.LengthAtMost(*key_prefix, path, 1024);
     location.prefix = std::string(*key_prefix);
@@ -67,19 +65,17 @@ Result<std::optional<std::string>> ReadClientToken(wire::JsonObject body,
   return std::optional<std::string>(std::string(*token));
 }
 
-Result<JobArn> ReadJobArn(wire::JsonObject body, std::string_view member, std::string_view kind) {
+Result<JobArn> ReadJobArn(wire::JsonObject body, std::string_view member) {
+  const std::string_view kind = member.substr(0, member.size() - 3);  // "Export" of "ExportArn"
   wire::ConstraintErrors errors;
-  std::string path(member);
-  path[0] = static_cast<char>(std::tolower(path[0]));
-  DDBD_ASSIGN_OR_RETURN(std::string_view arn, ReadArn(body, member, path, 37, 1024, errors));
+  DDBD_ASSIGN_OR_RETURN(std::string_view arn,
+                        ReadArn(body, member, wire::EnvelopeName(member), 37, 1024, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  const std::string marker = "/" + std::string(kind) + "/";
+  const std::string marker = "/" + wire::EnvelopeName(kind) + "/";
   const size_t at = arn.rfind(marker);
   if (!arn.starts_with("arn:aws:dynamodb:") || at == std::string_view::npos ||
       !portability::IsJobId(arn.substr(at + marker.size()))) {
-    std::string name(kind);
-    name[0] = static_cast<char>(std::toupper(name[0]));
-    return Error::Validation("Invalid " + name + " ARN");
+    return Error::Validation("Invalid " + std::string(kind) + " ARN");
   }
   return JobArn{arn, arn.substr(at + marker.size())};
 }
@@ -93,8 +89,7 @@ Result<JobListing> ReadJobListing(wire::JsonObject body, std::string_view size_m
     if (arn->size() > 1024) errors.LengthAtMost(*arn, "tableArn", 1024);
   }
   DDBD_ASSIGN_OR_RETURN(listing.page_size, wire::GetLong(body, size_member));
-  std::string path(size_member);
-  path[0] = static_cast<char>(std::tolower(path[0]));
+  const std::string path = wire::EnvelopeName(size_member);
   if (const auto& size = listing.page_size) {
     if (*size < 1) errors.ValueAtLeast(std::to_string(*size), path, 1);
     if (*size > 25) errors.ValueAtMost(std::to_string(*size), path, 25);

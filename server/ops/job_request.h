@@ -29,14 +29,14 @@ Result<S3Location> ReadS3Location(wire::JsonObject object, std::string_view path
 Result<std::optional<std::string>> ReadClientToken(wire::JsonObject body,
                                                    wire::ConstraintErrors& errors);
 
-// The ARN in member `member` ("ExportArn") and the job id it ends with; the ARN must be
-// "arn:aws:dynamodb:…/<kind>/<job id>" (kind "export" or "import"); ValidationException
+// The ARN in member `member` ("ExportArn" or "ImportArn") and the job id it ends with; the
+// ARN must be "arn:aws:dynamodb:…/export/<job id>" (or /import/); ValidationException
 // "Invalid Export ARN" / "Invalid Import ARN" otherwise.
 struct JobArn {
   std::string_view arn;
   std::string_view id;
 };
-Result<JobArn> ReadJobArn(wire::JsonObject body, std::string_view member, std::string_view kind);
+Result<JobArn> ReadJobArn(wire::JsonObject body, std::string_view member);
 
 // ListExports' and ListImports' members: TableArn (1..1024), the page size (`size_member`,
 // 1..25) and NextToken.

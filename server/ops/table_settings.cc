@@ -25,8 +25,7 @@ Result<std::optional<ThroughputInput>> ReadThroughput(wire::JsonObject body,
       errors.ValueAtLeast(std::to_string(*units), path, 1);
     }
   };
-  std::string path(member);
-  path[0] = static_cast<char>(std::tolower(path[0]));
+  const std::string path = wire::EnvelopeName(member);
   check(in.write, path + ".writeCapacityUnits");
   check(in.read, path + ".readCapacityUnits");
   return std::optional<ThroughputInput>(in);
@@ -38,8 +37,7 @@ Result<std::optional<SseDescription>> ReadSse(wire::JsonObject body, std::string
   DDBD_ASSIGN_OR_RETURN(auto object, wire::GetObject(body, member));
   if (!object) return std::optional<SseDescription>();
   DDBD_ASSIGN_OR_RETURN(std::optional<bool> enabled, wire::GetBool(*object, "Enabled"));
-  std::string path(member);
-  path[0] = static_cast<char>(std::tolower(path[0]));
+  const std::string path = wire::EnvelopeName(member);
   DDBD_ASSIGN_OR_RETURN(auto type,
                         ReadEnum(*object, "SSEType", path + ".sSEType", {"AES256", "KMS"}, errors));
   DDBD_ASSIGN_OR_RETURN(auto key, wire::GetString(*object, "KMSMasterKeyId"));
