@@ -181,9 +181,9 @@ Result<PrimaryKey> CheckImportedItem(const TableDef& table, const Item& item) {
 Result<std::string> ImportTable(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(ImportInput in, ParseImport(ctx, req.body));
   TableDef& definition = in.definition;
-  if (ctx.catalog().Find(ctx.scope(), definition.name)) {
-    return Error::ResourceInUse("Table already exists: " + definition.name);
-  }
+  // A replay of an import still running answers that import (or its conflict) before the
+  // table's existence is checked: DynamoDB creates the table only as the import ends, where
+  // ddbd's exists (CREATING) from the start.
   DDBD_ASSIGN_OR_RETURN(auto earlier, ImportsOf(ctx));
   for (const ImportRecord& other : earlier) {
     if (other.client_token != in.record.client_token ||
@@ -195,6 +195,9 @@ Result<std::string> ImportTable(OpContext& ctx, const Request& req) {
           "Import conflict: Duplicate request detected with conflicting parameters");
     }
     return RenderImport(other);
+  }
+  if (ctx.catalog().Find(ctx.scope(), definition.name)) {
+    return Error::ResourceInUse("Table already exists: " + definition.name);
   }
   ImportRecord& record = in.record;
   record.scope = ctx.scope();

@@ -243,18 +243,37 @@ def test_errors_are_dynamodb_s(server, ddb):
         "ValidationException", "Invalid Import ARN")
 
 
-def test_client_token_repeats_the_import_or_conflicts(server, ddb):
-    request = dict(S3BucketSource={"S3Bucket": "source", "S3KeyPrefix": "slow/"},
-                   InputFormat="DYNAMODB_JSON", ClientToken="token-1")
-    first = ddb.import_table(TableCreationParameters=creation("Tokened"), **request)
-    arn = first["ImportTableDescription"]["ImportArn"]
-    description = ddb.describe_import(ImportArn=arn)["ImportTableDescription"]
-    if description["ImportStatus"] == "IN_PROGRESS":  # a replay while it runs: the same import
+def test_client_token_repeats_the_import_or_conflicts():
+    # One background thread, busy with a large import first: the tokened import is still
+    # IN_PROGRESS when it is asked for again.
+    process = DdbdProcess("--in-memory", "--background-threads", "1").start()
+    try:
+        ddb = process.client()
+        lines = "".join(json.dumps({"Item": {"pk": {"S": f"p{i}"}, "sk": {"N": str(i)},
+                                             "pad": {"S": "x" * 200}}}) + "\n"
+                        for i in range(60000))
+        assert http(process, "PUT", "/ddbd/s3/source/big/items.json", lines.encode())[0] == 200
+        assert http(process, "PUT", "/ddbd/s3/source/slow/a.json", b"")[0] == 200
+        first_big = ddb.import_table(S3BucketSource={"S3Bucket": "source", "S3KeyPrefix": "big/"},
+                                     InputFormat="DYNAMODB_JSON",
+                                     TableCreationParameters=creation("Big"))
+        request = dict(S3BucketSource={"S3Bucket": "source", "S3KeyPrefix": "slow/"},
+                       InputFormat="DYNAMODB_JSON", ClientToken="token-1")
+        first = ddb.import_table(TableCreationParameters=creation("Tokened"), **request)
+        arn = first["ImportTableDescription"]["ImportArn"]
         again = ddb.import_table(TableCreationParameters=creation("Tokened"), **request)
         assert again["ImportTableDescription"]["ImportArn"] == arn
-    finished(ddb, arn)
-    assert error_of(ddb.import_table, TableCreationParameters=creation("Tokened"),
-                    **request)[0] == "ResourceInUseException"
+        assert again["ImportTableDescription"]["ImportStatus"] == "IN_PROGRESS"
+        assert error_of(ddb.import_table, TableCreationParameters=creation("Other"),
+                        **request) == (
+            "ImportConflictException",
+            "Import conflict: Duplicate request detected with conflicting parameters")
+        finished(ddb, first_big["ImportTableDescription"]["ImportArn"])
+        finished(ddb, arn)
+        assert error_of(ddb.import_table, TableCreationParameters=creation("Tokened"),
+                        **request)[0] == "ResourceInUseException"
+    finally:
+        process.cleanup()
 
 
 def test_list_imports_pages_newest_first(server, ddb):
