@@ -2,6 +2,7 @@
 #include "portability/export_jobs.h"
 
 #include "model/log.h"
+#include "portability/bulk_record.h"
 #include "portability/export_writer.h"
 #include "portability/import_record.h"
 
@@ -33,14 +34,15 @@ Result<std::vector<ExportRecord>> ExportJobs::All() {
 
 void ExportJobs::StartRetention(storage::Database& db, const Clock& clock, Executor& executor,
                                 Executor::Duration interval) {
-  RunEvery(executor, interval, "export and import records", [&db, &clock]() -> Status {
-    const int64_t before = clock.NowMs() - kJobRecordRetentionMs;
-    for (char kind : {kExportJob, kImportJob}) {
-      auto forgotten = ForgetEndedJobs(db, kind, before);
-      if (!forgotten.ok()) return forgotten.error();
-    }
-    return OkStatus();
-  });
+  RunEvery(executor, interval, "export, import and bulk operation records",
+           [&db, &clock]() -> Status {
+             const int64_t before = clock.NowMs() - kJobRecordRetentionMs;
+             for (char kind : {kExportJob, kImportJob, kBulkJob}) {
+               auto forgotten = ForgetEndedJobs(db, kind, before);
+               if (!forgotten.ok()) return forgotten.error();
+             }
+             return OkStatus();
+           });
 }
 
 void ExportJobs::Run(ExportRecord record) {

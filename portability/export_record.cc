@@ -1,6 +1,7 @@
 // The export record as JSON: written with wire::JsonWriter, read with simdjson.
 #include "portability/export_record.h"
 
+#include "portability/job_naming.h"
 #include "wire/json_writer.h"
 
 namespace ddbd::portability {
@@ -9,14 +10,7 @@ std::string ExportArn(const ExportRecord& record) {
   return record.table_arn + "/export/" + record.id;
 }
 
-std::string ExportRoot(const ExportRecord& record) {
-  std::string root;
-  if (record.prefix && !record.prefix->empty()) {
-    root = *record.prefix;
-    if (!root.ends_with('/')) root.push_back('/');
-  }
-  return root + "AWSDynamoDB/";
-}
+std::string ExportRoot(const ExportRecord& record) { return AwsDynamoDbFolder(record.prefix); }
 
 std::string ExportManifestKey(const ExportRecord& record) {
   return ExportRoot(record) + record.id + "/manifest-summary.json";

@@ -96,4 +96,13 @@ std::string DataFileName(std::string_view seed) {
   return name;
 }
 
+std::string AwsDynamoDbFolder(const std::optional<std::string>& prefix) {
+  std::string folder;
+  if (prefix && !prefix->empty()) {
+    folder = *prefix;
+    if (!folder.ends_with('/')) folder.push_back('/');
+  }
+  return folder + "AWSDynamoDB/";
+}
+
 }  // namespace ddbd::portability

@@ -1,10 +1,12 @@
 // Names and checksums DynamoDB's data-movement jobs use: job ids (exports, imports, bulk
 // operations), ISO times in manifests, S3 object checksums and ETags, data-file names.
 //
-// Entry points: NewJobId, IsoTime, Md5Base64, SinglePartEtag, DataFileName.
+// Entry points: NewJobId, IsoTime, Md5Base64, SinglePartEtag, DataFileName,
+// AwsDynamoDbFolder.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,5 +29,9 @@ std::string SinglePartEtag(std::string_view bytes);
 // A data file's name: 26 lower-case base32 characters derived from `seed` (the same seed, the
 // same name: a job that starts over rewrites its files rather than adding new ones).
 std::string DataFileName(std::string_view seed);
+
+// "<prefix>/AWSDynamoDB/" ("AWSDynamoDB/" without a prefix): where DynamoDB writes what a job
+// outputs under a key prefix.
+std::string AwsDynamoDbFolder(const std::optional<std::string>& prefix);
 
 }  // namespace ddbd::portability

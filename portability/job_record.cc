@@ -40,6 +40,17 @@ std::vector<std::string> RecordJson::Texts(const char* key) const {
   return texts;
 }
 
+std::map<std::string, int64_t> RecordJson::Numbers(const char* key) const {
+  std::map<std::string, int64_t> numbers;
+  simdjson::dom::object object;
+  if (object_[key].get(object) != simdjson::SUCCESS) return numbers;
+  for (auto [name, value] : object) {
+    int64_t number = 0;
+    if (value.get(number) == simdjson::SUCCESS) numbers.emplace(name, number);
+  }
+  return numbers;
+}
+
 const char* JobStatusName(JobStatus status) {
   switch (status) {
     case JobStatus::kInProgress:
@@ -48,8 +59,18 @@ const char* JobStatusName(JobStatus status) {
       return "COMPLETED";
     case JobStatus::kFailed:
       return "FAILED";
+    case JobStatus::kCompletedWithErrors:
+      return "COMPLETED_WITH_ERRORS";
+    case JobStatus::kCancelling:
+      return "CANCELLING";
+    case JobStatus::kCancelled:
+      return "CANCELLED";
   }
   return "FAILED";
+}
+
+bool JobEnded(JobStatus status) {
+  return status != JobStatus::kInProgress && status != JobStatus::kCancelling;
 }
 
 Result<uint64_t> ForgetEndedJobs(storage::Database& db, char kind, int64_t before_ms) {
@@ -62,7 +83,7 @@ Result<uint64_t> ForgetEndedJobs(storage::Database& db, char kind, int64_t befor
     DDBD_ASSIGN_OR_RETURN(RecordJson json, RecordJson::Parse(job.bytes, "job"));
     JobRecord record;
     ReadJobMembers(json, record);
-    if (record.status == JobStatus::kInProgress || record.end_ms >= before_ms) continue;
+    if (!JobEnded(record.status) || record.end_ms >= before_ms) continue;
     DDBD_RETURN_IF_ERROR(db.DeleteJob(kind, job.id));
     ++forgotten;
   }

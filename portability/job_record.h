@@ -9,6 +9,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,8 +21,19 @@
 
 namespace ddbd::portability {
 
-enum class JobStatus { kInProgress, kCompleted, kFailed };
+// Exports and imports use the first three; bulk operations all six. Stored as numbers: new
+// ones go at the end.
+enum class JobStatus {
+  kInProgress,
+  kCompleted,
+  kFailed,
+  kCompletedWithErrors,
+  kCancelling,
+  kCancelled
+};
 const char* JobStatusName(JobStatus status);
+// Whether a job in `status` has ended (it has an end time and does not change again).
+bool JobEnded(JobStatus status);
 
 struct JobRecord {
   std::string id;     // NewJobId: "<start ms>-<8 hex>"
@@ -46,8 +58,10 @@ class RecordJson {
   std::string Text(const char* key) const { return OptionalText(key).value_or(std::string()); }
   std::optional<std::string> OptionalText(const char* key) const;
   int64_t Number(const char* key) const;
+  bool Has(const char* key) const { return object_[key].error() == simdjson::SUCCESS; }
   bool Flag(const char* key) const;
   std::vector<std::string> Texts(const char* key) const;
+  std::map<std::string, int64_t> Numbers(const char* key) const;  // an object of numbers
 
  private:
   RecordJson() : parser_(std::make_unique<simdjson::dom::parser>()) {}
@@ -62,10 +76,10 @@ inline void WriteOptional(wire::JsonWriter& out, std::string_view key,
   if (value) out.Key(key).String(*value);
 }
 
-// How long DynamoDB keeps an ended export or import listed and described.
+// How long DynamoDB keeps an ended export, import or bulk operation listed and described.
 inline constexpr int64_t kJobRecordRetentionMs = int64_t{90} * 24 * 3600 * 1000;
 
-// Deletes the records of `kind` that ended (COMPLETED or FAILED) before `before_ms`; returns
+// Deletes the records of `kind` that ended (JobEnded) before `before_ms`; returns
 // how many went.
 Result<uint64_t> ForgetEndedJobs(storage::Database& db, char kind, int64_t before_ms);
 

@@ -72,11 +72,13 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
                                                   : objects::OpenDirectoryStore(options_.s3_root)),
       exports_(db, catalog, *objects_, executor_, clock_),
       imports_(db, catalog, *objects_, executor_, clock_),
+      bulk_operations_(db, catalog, *objects_, executor_, clock_),
       executor_(BackgroundThreads(options_.background_threads)) {
   index_part_.SetVectorListener(
       [this](vector::EntryChange change) { vectors_.Apply(std::move(change)); });
   db_.AddWritePart(&index_part_);
   imports_.SetItemCheck(ops::CheckImportedItem);
+  bulk_operations_.SetHooks(ops::PrepareBulkPut, ops::MeterBulkPut);
   if (options_.gsi_lag_ms > 0) {
     gsi_lag_ = std::make_unique<index::GsiLag>(catalog_, clock_, options_.gsi_lag_ms);
     db_.AddWritePart(gsi_lag_.get());

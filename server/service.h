@@ -23,6 +23,7 @@
 #include "model/clock.h"
 #include "model/executor.h"
 #include "objects/object_store.h"
+#include "portability/bulk_jobs.h"
 #include "portability/export_jobs.h"
 #include "portability/import_jobs.h"
 #include "server/credentials.h"
@@ -137,6 +138,7 @@ class Service {
   objects::ObjectStore& objects() { return *objects_; }
   portability::ExportJobs& exports() { return exports_; }
   portability::ImportJobs& imports() { return imports_; }
+  portability::BulkJobs& bulk_operations() { return bulk_operations_; }
   vector::VectorIndexes& vectors() { return vectors_; }
   index::Backfills& backfills() { return backfills_; }
   ttl::Sweeper& ttl() { return ttl_; }
@@ -208,6 +210,7 @@ class Service {
   std::unique_ptr<objects::ObjectStore> objects_;
   portability::ExportJobs exports_;
   portability::ImportJobs imports_;
+  portability::BulkJobs bulk_operations_;
   insight::AccessPatterns access_patterns_;
   std::unique_ptr<index::GsiLag> gsi_lag_;
   std::optional<std::string> graph_dir_;

@@ -107,6 +107,10 @@ void BatchBuilder::PutItem(const std::string& item_key, std::string_view encodin
 
 void BatchBuilder::DeleteItem(const std::string& item_key) { batch_.Delete(impl_.items, item_key); }
 
+void BatchBuilder::PutJob(char kind, std::string_view id, std::string_view bytes) {
+  batch_.Put(impl_.catalog, JobKey(kind, id), bytes);
+}
+
 Status BatchBuilder::Commit() {
   std::unique_lock<std::mutex> stream_lock;
   if (!records_.empty()) {

@@ -148,9 +148,11 @@ class Database {
   // calls cannot deadlock), reads the old images, runs each write's compute, lets every
   // registered part add its records, asks `verdict` (default: the first failure aborts),
   // commits everything in one batch, then runs the parts' after-commit notifications.
+  // With a `checkpoint`, its record commits in the same batch (also when `writes` is empty).
   // REQUIRES: no two writes name the same item.
   Result<std::vector<WriteOutcome>> WriteItems(std::vector<ItemWrite> writes,
-                                               const Verdict& verdict = nullptr);
+                                               const Verdict& verdict = nullptr,
+                                               const JobCheckpoint* checkpoint = nullptr);
   // Items of one partition in sort-key order (`forward`) or reverse, within `range`, after
   // `start` when given.
   std::unique_ptr<ItemCursor> ScanPartition(const TableDef& table, const AttributeValue& partition,

@@ -2,16 +2,6 @@
 #include "storage/internal/database_impl.h"
 
 namespace ddbd::storage {
-namespace {
-
-std::string JobKey(char kind, std::string_view id) {
-  std::string key{kJobPrefix, kind};
-  key.append(id);
-  return key;
-}
-
-}  // namespace
-
 Status Database::PutJob(char kind, std::string_view id, std::string_view bytes) {
   rocksdb::Status status =
       impl_->db->Put(impl_->write_options, impl_->catalog, JobKey(kind, id), bytes);

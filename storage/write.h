@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -58,6 +59,10 @@ struct ItemWrite {
   bool check_only = false;
   // A Time to Live deletion: its stream record names the service as its author.
   bool by_ttl = false;
+  // True when a failure `compute` decides (a condition that does not hold) skips this write
+  // alone instead of failing the call: the other writes commit (a bulk put's conditional
+  // records). A part's refusal still fails the call.
+  bool failure_skips_write = false;
 };
 
 // A write that stores `item` (nullopt deletes) whatever was there, needing only the old
@@ -73,6 +78,15 @@ struct WriteOutcome {
   size_t new_size = 0;           // of the new item (0 when deleted)
   // Tables with LSIs: the size of the item's collection after the write.
   std::optional<int64_t> collection_size;
+};
+
+// A job record committed in the batch of a WriteItems call's items, so that a job's progress
+// and the items it wrote are durable together (a bulk put's checkpoint). `encode` gets the
+// outcomes once every write has computed and returns the record's bytes.
+struct JobCheckpoint {
+  char kind = 0;
+  std::string id;
+  std::function<std::string(const std::vector<WriteOutcome>& outcomes)> encode;
 };
 
 // Decides, once every write of a call has computed (before anything is written), whether the

@@ -15,6 +15,7 @@ namespace {
 // One write in flight: its storage key and the stored bytes of its old item.
 struct Pending {
   std::string key;
+  bool skipped = false;  // a failure of compute that skips only this write
   rocksdb::PinnableSlice stored;
   std::string encoded;  // the new item's encoding
 };
@@ -45,6 +46,7 @@ Status ReadOld(Database::Impl& impl, const ItemWrite& write, Pending& pending,
 void Compute(const ItemWrite& write, Pending& pending, WriteOutcome& outcome) {
   Mutation mutation = write.compute(outcome.old_item);
   if (mutation.failure) {
+    pending.skipped = write.failure_skips_write;
     outcome.failure = std::move(mutation.failure);
     outcome.new_item = outcome.old_item;  // a failed write leaves its item as it is
     return;
@@ -94,9 +96,11 @@ Status Contribute(Database::Impl& impl, const ItemWrite& write, Pending& pending
   return OkStatus();
 }
 
-Status FirstFailure(const std::vector<WriteOutcome>& outcomes) {
-  for (const WriteOutcome& outcome : outcomes) {
-    if (outcome.failure) return *outcome.failure;
+// The first failure that fails the call (not one that skips only its own write).
+Status FirstFailure(const std::vector<Pending>& pending,
+                    const std::vector<WriteOutcome>& outcomes) {
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (outcomes[i].failure && !pending[i].skipped) return *outcomes[i].failure;
   }
   return OkStatus();
 }
@@ -128,7 +132,8 @@ bool ItemChange::Unchanged() const {
 }
 
 Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> writes,
-                                                       const Verdict& verdict) {
+                                                       const Verdict& verdict,
+                                                       const JobCheckpoint* checkpoint) {
   // Phase "lock".
   std::vector<Pending> pending(writes.size());
   std::vector<std::string> keys;
@@ -149,7 +154,8 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
   // Phase "verdict": nothing has been written yet. Whatever the verdict, a call with a
   // failed write never commits (its records may be partial).
   if (verdict) DDBD_RETURN_IF_ERROR(verdict(outcomes));
-  DDBD_RETURN_IF_ERROR(FirstFailure(outcomes));
+  DDBD_RETURN_IF_ERROR(FirstFailure(pending, outcomes));
+  if (checkpoint) batch.PutJob(checkpoint->kind, checkpoint->id, checkpoint->encode(outcomes));
   // Phases "commit" and "notify".
   DDBD_RETURN_IF_ERROR(batch.Commit());
   return outcomes;

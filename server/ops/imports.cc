@@ -157,20 +157,6 @@ Result<std::vector<ImportRecord>> ImportsOf(OpContext& ctx) {
   return all;
 }
 
-// Fails the import at once, with no table, when its bucket does not exist (as DynamoDB's
-// does, a few seconds after it answered).
-Result<bool> FailedForMissingBucket(OpContext& ctx, ImportRecord& record) {
-  DDBD_ASSIGN_OR_RETURN(bool exists, ctx.service().objects().HasBucket(record.bucket));
-  if (exists) return false;
-  record.status = portability::JobStatus::kFailed;
-  record.end_ms = record.start_ms;
-  record.failure_code = "S3NoSuchBucket";
-  record.failure_message =
-      "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error Code: "
-      "NoSuchBucket)";
-  return true;
-}
-
 }  // namespace
 
 Result<PrimaryKey> CheckImportedItem(const TableDef& table, const Item& item) {
@@ -206,7 +192,7 @@ Result<std::string> ImportTable(OpContext& ctx, const Request& req) {
   record.table_arn = definition.Arn();
   record.table_uuid = definition.table_uuid;
   const ImportRecord answered = record;  // IN_PROGRESS, whatever comes next
-  DDBD_ASSIGN_OR_RETURN(bool failed, FailedForMissingBucket(ctx, record));
+  DDBD_ASSIGN_OR_RETURN(bool failed, FailedForMissingBucket(ctx, record, record.bucket));
   if (!failed) {
     definition.status = TableStatus::kCreating;
     DDBD_ASSIGN_OR_RETURN(auto table, ctx.catalog().Create(std::move(definition)));

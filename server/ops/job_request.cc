@@ -6,6 +6,7 @@
 
 #include "portability/job_naming.h"
 #include "server/ops/common.h"
+#include "server/service.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -27,12 +28,13 @@ bool IsAccountId(std::string_view owner) {
 }  // namespace
 
 Result<S3Location> ReadS3Location(wire::JsonObject object, std::string_view path_prefix,
-                                  std::string_view prefix_member, wire::ConstraintErrors& errors) {
+                                  std::string_view prefix_member, wire::ConstraintErrors& errors,
+                                  bool bucket_required) {
   S3Location location;
   const std::string prefix(path_prefix);
   DDBD_ASSIGN_OR_RETURN(auto bucket, wire::GetString(object, "S3Bucket"));
   if (!bucket) {
-    errors.NotNull(prefix + "s3Bucket");
+    if (bucket_required) errors.NotNull(prefix + "s3Bucket");
   } else {
     if (bucket->size() > 255) errors.LengthAtMost(*bucket, prefix + "s3Bucket", 255);
     if (!IsBucketName(*bucket)) {
@@ -65,19 +67,34 @@ Result<std::optional<std::string>> ReadClientToken(wire::JsonObject body,
   return std::optional<std::string>(std::string(*token));
 }
 
-Result<JobArn> ReadJobArn(wire::JsonObject body, std::string_view member) {
+Result<JobArn> ReadJobArn(wire::JsonObject body, std::string_view member,
+                          std::string_view arn_marker) {
   const std::string_view kind = member.substr(0, member.size() - 3);  // "Export" of "ExportArn"
   wire::ConstraintErrors errors;
   DDBD_ASSIGN_OR_RETURN(std::string_view arn,
                         ReadArn(body, member, wire::EnvelopeName(member), 37, 1024, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  const std::string marker = "/" + wire::EnvelopeName(kind) + "/";
+  const std::string marker =
+      "/" + (arn_marker.empty() ? wire::EnvelopeName(kind) : std::string(arn_marker)) + "/";
   const size_t at = arn.rfind(marker);
   if (!arn.starts_with("arn:aws:dynamodb:") || at == std::string_view::npos ||
       !portability::IsJobId(arn.substr(at + marker.size()))) {
     return Error::Validation("Invalid " + std::string(kind) + " ARN");
   }
   return JobArn{arn, arn.substr(at + marker.size())};
+}
+
+Result<bool> FailedForMissingBucket(OpContext& ctx, portability::JobRecord& record,
+                                    std::string_view bucket) {
+  DDBD_ASSIGN_OR_RETURN(bool exists, ctx.service().objects().HasBucket(bucket));
+  if (exists) return false;
+  record.status = portability::JobStatus::kFailed;
+  record.end_ms = record.start_ms;
+  record.failure_code = "S3NoSuchBucket";
+  record.failure_message =
+      "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error Code: "
+      "NoSuchBucket)";
+  return true;
 }
 
 Result<JobListing> ReadJobListing(wire::JsonObject body, std::string_view size_member) {

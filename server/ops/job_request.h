@@ -9,6 +9,8 @@
 #include <string_view>
 
 #include "model/result.h"
+#include "portability/job_record.h"
+#include "server/op_context.h"
 #include "wire/constraint_errors.h"
 #include "wire/json_reader.h"
 
@@ -20,23 +22,32 @@ struct S3Location {
   std::optional<std::string> prefix;
 };
 
-// S3Bucket (required; 255 characters at most, letters and digits at both ends, `.`, `-`, `_`
-// between), S3BucketOwner (12 digits) and the prefix member named `prefix_member` (1..1024).
+// S3Bucket (required unless `bucket_required` is false; 255 characters at most, letters and
+// digits at both ends, `.`, `-`, `_` between), S3BucketOwner (12 digits) and the prefix member
+// named `prefix_member` (1..1024).
 Result<S3Location> ReadS3Location(wire::JsonObject object, std::string_view path_prefix,
-                                  std::string_view prefix_member, wire::ConstraintErrors& errors);
+                                  std::string_view prefix_member, wire::ConstraintErrors& errors,
+                                  bool bucket_required = true);
 
 // A ClientToken: any characters but '$', at least one.
 Result<std::optional<std::string>> ReadClientToken(wire::JsonObject body,
                                                    wire::ConstraintErrors& errors);
 
-// The ARN in member `member` ("ExportArn" or "ImportArn") and the job id it ends with; the
-// ARN must be "arn:aws:dynamodb:…/export/<job id>" (or /import/); ValidationException
-// "Invalid Export ARN" / "Invalid Import ARN" otherwise.
+// The ARN in member `member` ("ExportArn", "ImportArn", "BulkOperationArn") and the job id it
+// ends with; the ARN must be "arn:aws:dynamodb:…/<marker>/<job id>" — the marker "export",
+// "import" (the member's kind) unless `marker` names another — and ValidationException
+// "Invalid Export ARN" (…) otherwise.
 struct JobArn {
   std::string_view arn;
   std::string_view id;
 };
-Result<JobArn> ReadJobArn(wire::JsonObject body, std::string_view member);
+Result<JobArn> ReadJobArn(wire::JsonObject body, std::string_view member,
+                          std::string_view marker = {});
+
+// Fails `record` at once (FAILED, S3NoSuchBucket, ended as it started) when `bucket` does not
+// exist, as DynamoDB's job fails a few seconds after it answered; returns whether it did.
+Result<bool> FailedForMissingBucket(OpContext& ctx, portability::JobRecord& record,
+                                    std::string_view bucket);
 
 // ListExports' and ListImports' members: TableArn (1..1024), the page size (`size_member`,
 // 1..25) and NextToken.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "model/result.h"
+#include "portability/bulk_jobs.h"
 #include "server/op_context.h"
 
 namespace ddbd::server::ops {
@@ -14,12 +15,14 @@ namespace ddbd::server::ops {
 DDBD_OPERATION(BatchExecuteStatement);
 DDBD_OPERATION(BatchGetItem);
 DDBD_OPERATION(BatchWriteItem);
+DDBD_OPERATION(CancelBulkOperation);
 DDBD_OPERATION(CreateBackup);
 DDBD_OPERATION(CreateTable);
 DDBD_OPERATION(DeleteBackup);
 DDBD_OPERATION(DeleteItem);
 DDBD_OPERATION(DeleteTable);
 DDBD_OPERATION(DescribeBackup);
+DDBD_OPERATION(DescribeBulkOperation);
 DDBD_OPERATION(DescribeContinuousBackups);
 DDBD_OPERATION(DescribeContributorInsights);
 DDBD_OPERATION(DescribeEndpoints);
@@ -37,6 +40,7 @@ DDBD_OPERATION(GetRecords);
 DDBD_OPERATION(GetShardIterator);
 DDBD_OPERATION(ImportTable);
 DDBD_OPERATION(ListBackups);
+DDBD_OPERATION(ListBulkOperations);
 DDBD_OPERATION(ListContributorInsights);
 DDBD_OPERATION(ListExports);
 DDBD_OPERATION(ListImports);
@@ -49,6 +53,7 @@ DDBD_OPERATION(RestoreTableFromBackup);
 DDBD_OPERATION(RestoreTableToPointInTime);
 DDBD_OPERATION(Scan);
 DDBD_OPERATION(SearchVectors);
+DDBD_OPERATION(StartBulkPutItems);
 DDBD_OPERATION(TagResource);
 DDBD_OPERATION(TransactGetItems);
 DDBD_OPERATION(TransactWriteItems);
@@ -63,5 +68,12 @@ DDBD_OPERATION(UpdateTimeToLive);
 
 // ImportTable's check of each item it imports: a PutItem's (portability::ImportJobs::ItemCheck).
 Result<PrimaryKey> CheckImportedItem(const TableDef& table, const Item& item);
+
+// A bulk operation's record checked as a PutItem of it (portability::BulkJobs::Preparer), and
+// the usage a committed write adds (BulkJobs::Meter).
+Result<portability::BulkJobs::PreparedPut> PrepareBulkPut(std::shared_ptr<const TableDef> table,
+                                                          std::string_view record);
+void MeterBulkPut(const TableDef& table, const storage::WriteOutcome& outcome,
+                  portability::BulkUsage& usage);
 
 }  // namespace ddbd::server::ops

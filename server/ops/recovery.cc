@@ -47,6 +47,7 @@ void FinishPhase(OpContext& ctx, void (*finish)(OpContext&, uint64_t), uint64_t 
 
 void ResumeInterruptedWork(Service& service) {
   service.exports().ResumeInterrupted();
+  service.bulk_operations().ResumeInterrupted();
   // A table an import is loading stays CREATING until the import ends.
   const std::set<uint64_t> importing = service.imports().ResumeInterrupted();
   for (const auto& table : service.catalog().AllTables()) {

@@ -36,6 +36,9 @@ class BatchBuilder : public WriteBatchBuilder {
   // The collection size AddToItemCollection reported for the current item, if any.
   std::optional<int64_t> TakeCollectionSize() { return std::exchange(collection_size_, {}); }
 
+  // Puts a job's record (a checkpoint) in the batch.
+  void PutJob(char kind, std::string_view id, std::string_view bytes);
+
   // Puts or deletes the current item itself.
   void PutItem(const std::string& item_key, std::string_view encoding);
   void DeleteItem(const std::string& item_key);

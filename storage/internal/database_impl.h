@@ -37,6 +37,12 @@ inline constexpr char kJobPrefix = 'J';         // J kind id → a job's record 
 inline constexpr std::string_view kNextTableIdKey = "N";
 // The last stream sequence number issued: written with every batch that appends records.
 inline constexpr std::string_view kStreamSequenceKey = "Q";
+// The catalog key of job `id` of kind `kind`.
+inline std::string JobKey(char kind, std::string_view id) {
+  std::string key{kJobPrefix, kind};
+  key.append(id);
+  return key;
+}
 inline constexpr std::string_view kItemsFamily = "items";
 inline constexpr std::string_view kIndexesFamily = "indexes";
 

@@ -1,0 +1,107 @@
+// The records of a bulk put's input objects.
+#include "portability/bulk_reader.h"
+
+#include <simdjson.h>
+
+#include "wire/attribute_value_json.h"
+#include "wire/json_writer.h"
+
+namespace ddbd::portability {
+namespace {
+
+Error Unreadable(std::string_view what) {
+  return Error::Validation("Unexpected record format: " + std::string(what));
+}
+
+// A member of an Ion record that a JSON request holds as a string: its text when it is one,
+// else its DynamoDB JSON (which the PutItem checks then refuse, as they refuse a JSON record
+// with a member of the wrong type).
+void WriteTextMember(wire::JsonWriter& out, const AttributeValue& value) {
+  if (value.type() == AttributeType::kS) {
+    out.String(value.scalar());
+  } else {
+    wire::WriteAttributeValue(out, value);
+  }
+}
+
+// An Ion record's struct as the JSON object of a DynamoDB JSON record.
+std::string JsonRecord(const AttributeMap& record) {
+  wire::JsonWriter out;
+  out.BeginObject();
+  for (const auto& [member, value] : record) {
+    if (member == "Item" || member == "ExpressionAttributeValues") {
+      out.Key(member);
+      if (value.type() == AttributeType::kM) {
+        wire::WriteAttributeMap(out, value.map());
+      } else {
+        wire::WriteAttributeValue(out, value);
+      }
+    } else if (member == "ConditionExpression") {
+      WriteTextMember(out.Key(member), value);
+    } else if (member == "ExpressionAttributeNames" && value.type() == AttributeType::kM) {
+      out.Key(member).BeginObject();
+      for (const auto& [placeholder, name] : value.map())
+        WriteTextMember(out.Key(placeholder), name);
+      out.EndObject();
+    } else if (member == "ExpressionAttributeNames") {
+      wire::WriteAttributeValue(out.Key(member), value);
+    }
+  }
+  out.EndObject();
+  return out.Take();
+}
+
+}  // namespace
+
+std::optional<BulkRecordReader::Record> BulkRecordReader::Next() {
+  if (ended_) return std::nullopt;
+  Result<std::optional<std::string>> next =
+      format_ == Format::kIon ? NextIonStruct() : NextJsonLine();
+  if (next.ok() && !*next) {
+    ended_ = true;
+    return std::nullopt;
+  }
+  Record record;
+  record.index = records_++;
+  if (!next.ok()) {
+    ended_ = true;
+    record.json = std::move(next).error();
+  } else {
+    record.json = std::move(**next);
+  }
+  return record;
+}
+
+Result<std::optional<std::string>> BulkRecordReader::NextJsonLine() {
+  while (line_begin_ < text_.size()) {
+    size_t end = text_.find('\n', line_begin_);
+    if (end == std::string_view::npos) end = text_.size();
+    const std::string_view line = text_.substr(line_begin_, end - line_begin_);
+    line_begin_ = end + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    simdjson::dom::parser parser;
+    simdjson::dom::object object;
+    simdjson::dom::element item;
+    if (parser.parse(line.data(), line.size()).get(object) != simdjson::SUCCESS) {
+      return Unreadable("the line is not a JSON object");
+    }
+    if (object["Item"].get(item) != simdjson::SUCCESS || !item.is_object()) {
+      return Unreadable("the line has no Item");
+    }
+    return std::optional<std::string>(line);
+  }
+  return std::optional<std::string>();
+}
+
+Result<std::optional<std::string>> BulkRecordReader::NextIonStruct() {
+  DDBD_ASSIGN_OR_RETURN(std::optional<AttributeValue> value, ion_.Next());
+  if (!value) return std::optional<std::string>();
+  if (value->type() != AttributeType::kM) return Unreadable("the value is not a struct");
+  const auto item = value->map().find("Item");
+  if (item == value->map().end() || item->second.type() != AttributeType::kM) {
+    return Unreadable("the struct has no Item");
+  }
+  return std::optional<std::string>(JsonRecord(value->map()));
+}
+
+}  // namespace ddbd::portability

@@ -1,0 +1,49 @@
+// Reads the records of one bulk put input object, in its two formats: DYNAMODB_JSON (JSON
+// Lines: a JSON object per line, blank lines skipped) and ION (a top-level struct per record,
+// in DynamoDB's Ion mapping: ion_text.h). A record has PutItem's members: Item and,
+// optionally, ConditionExpression, ExpressionAttributeNames and ExpressionAttributeValues.
+// Each is handed on as the JSON text of such an object (an Ion record converted to DynamoDB
+// JSON), to be checked as a PutItem request is checked. A record that cannot be read at all
+// — not JSON, not an object or struct, without an Item, broken Ion — ends its object.
+//
+// Entry point: BulkRecordReader.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/result.h"
+#include "portability/ion_text.h"
+
+namespace ddbd::portability {
+
+class BulkRecordReader {
+ public:
+  enum class Format { kDynamoDbJson, kIon };
+
+  // `text`: the object, decompressed; it must outlive the reader.
+  BulkRecordReader(Format format, std::string_view text)
+      : format_(format), text_(text), ion_(text) {}
+
+  struct Record {
+    size_t index = 0;  // 0-based, in the object
+    // The record as a JSON object's text, or why it is unreadable.
+    Result<std::string> json = std::string();
+  };
+  // The next record; nullopt at the object's end, and after an unreadable record.
+  std::optional<Record> Next();
+
+ private:
+  Result<std::optional<std::string>> NextJsonLine();
+  Result<std::optional<std::string>> NextIonStruct();
+
+  Format format_;
+  std::string_view text_;
+  size_t line_begin_ = 0;
+  IonReader ion_;
+  size_t records_ = 0;
+  bool ended_ = false;
+};
+
+}  // namespace ddbd::portability
