@@ -1,12 +1,16 @@
-// Fuzz target: the import formats (portability/import_reader, ion_text, compression). The
-// first byte picks the format (DYNAMODB_JSON, ION, CSV) and the compression; any input reads
-// or fails with an Error — no crash, no UB, bounded recursion and memory — and every Ion item
-// read, written back as DynamoDB's Ion and read again, equals itself.
+// Fuzz target: the import and bulk put formats (portability/import_reader, bulk_reader,
+// ion_text, compression). The first byte picks the format (DYNAMODB_JSON, ION, CSV) and the
+// compression; any input reads or fails with an Error — no crash, no UB, bounded recursion and
+// memory — every Ion item read, written back as DynamoDB's Ion and read again, equals itself,
+// and every bulk record handed on is a JSON object with an Item object.
+#include <simdjson.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
+#include "portability/bulk_reader.h"
 #include "portability/compression.h"
 #include "portability/import_reader.h"
 #include "portability/ion_text.h"
@@ -24,6 +28,20 @@ void CheckIonRoundTrip(const Item& item) {
   if (!again.ok() || !*again || (*again)->type() != AttributeType::kM ||
       Item((*again)->map()) != item) {
     std::abort();
+  }
+}
+
+void CheckBulkRecords(BulkRecordReader::Format format, std::string_view text) {
+  BulkRecordReader reader(format, text);
+  simdjson::dom::parser parser;
+  while (auto record = reader.Next()) {
+    if (!record->json.ok()) continue;
+    simdjson::dom::object object;
+    simdjson::dom::object item;
+    if (parser.parse(*record->json).get(object) != simdjson::SUCCESS ||
+        object["Item"].get(item) != simdjson::SUCCESS) {
+      std::abort();
+    }
   }
 }
 
@@ -52,5 +70,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       },
       records)
       .IgnoreError();
+  if (format.kind != ImportFormat::Kind::kCsv) {
+    CheckBulkRecords(format.kind == ImportFormat::Kind::kIon
+                         ? BulkRecordReader::Format::kIon
+                         : BulkRecordReader::Format::kDynamoDbJson,
+                     text);
+  }
   return 0;
 }

@@ -1,7 +1,8 @@
-// The export and import formats: Ion text both ways, the three import formats, compressions,
-// and the names and checksums of DynamoDB's export layout.
+// The export, import and bulk put formats: Ion text both ways, the three import formats, bulk
+// put records, compressions, and the names and checksums of DynamoDB's export layout.
 #include <gtest/gtest.h>
 
+#include "portability/bulk_reader.h"
 #include "portability/compression.h"
 #include "portability/import_reader.h"
 #include "portability/ion_text.h"
@@ -150,6 +151,47 @@ TEST(ImportReader, IonValuesNeedAnItem) {
   EXPECT_EQ(read.items.size(), 2u);
   EXPECT_FALSE(read.status.ok());
   EXPECT_EQ(read.records, 3u);
+}
+
+// Every record a reader hands on (its index, its JSON or error message), in order.
+std::vector<std::pair<size_t, std::string>> BulkRecords(BulkRecordReader::Format format,
+                                                        std::string_view text) {
+  std::vector<std::pair<size_t, std::string>> records;
+  BulkRecordReader reader(format, text);
+  while (auto record = reader.Next()) {
+    records.emplace_back(record->index,
+                         record->json.ok() ? *record->json : "! " + record->json.error().message());
+  }
+  return records;
+}
+
+TEST(BulkReader, JsonLinesAreHandedOnAsTheyAreUntilAnUnreadableOne) {
+  const std::string conditional =
+      R"j({"Item":{"pk":{"S":"b"}},"ConditionExpression":"attribute_not_exists(pk)"})j";
+  const auto records = BulkRecords(BulkRecordReader::Format::kDynamoDbJson,
+                                   "{\"Item\":{\"pk\":{\"N\":\"x\"}}}\n\r\n" + conditional +
+                                       "\n[1]\n{\"Item\":{\"pk\":{\"S\":\"never\"}}}\n");
+  const std::vector<std::pair<size_t, std::string>> expected = {
+      {0, R"({"Item":{"pk":{"N":"x"}}})"},  // checked later, as a PutItem is
+      {1, conditional},
+      {2, "! Unexpected record format: the line is not a JSON object"}};
+  EXPECT_EQ(records, expected);
+}
+
+TEST(BulkReader, IonRecordsBecomeDynamoDbJsonWithTheirConditionMembers) {
+  const auto records = BulkRecords(
+      BulkRecordReader::Format::kIon,
+      "$ion_1_0 {Item:{pk:\"a\", n:12.5, ss:$dynamodb_SS::[\"x\"]}, ConditionExpression:\"#k <> "
+      ":v\","
+      " ExpressionAttributeNames:{'#k':\"pk\"}, ExpressionAttributeValues:{':v':\"z\"}, Other:1}"
+      " {Item:{pk:\"b\"}, ConditionExpression:5} {NoItem:{}} {Item:{pk:\"never\"}}");
+  const std::vector<std::pair<size_t, std::string>> expected = {
+      {0, R"({"ConditionExpression":"#k <> :v","ExpressionAttributeNames":{"#k":"pk"},)"
+          R"("ExpressionAttributeValues":{":v":{"S":"z"}},)"
+          R"("Item":{"n":{"N":"12.5"},"pk":{"S":"a"},"ss":{"SS":["x"]}}})"},
+      {1, R"({"ConditionExpression":{"N":"5"},"Item":{"pk":{"S":"b"}}})"},  // refused later
+      {2, "! Unexpected record format: the struct has no Item"}};
+  EXPECT_EQ(records, expected);
 }
 
 TEST(Compression, GzipAndZstdAreReadBackAndBombsRefused) {

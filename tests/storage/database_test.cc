@@ -636,6 +636,50 @@ TEST(WritePathTest, AVerdictDecidesBeforeAnythingIsWrittenAndSeesEveryFailure) {
   EXPECT_FALSE(got.has_value());
 }
 
+TEST(WritePathTest, AFailureThatSkipsItsWriteLetsTheOthersCommitWithTheCheckpoint) {
+  TempDb temp;
+  ASSERT_OK_AND_ASSIGN(auto table, temp.catalog().Create(MakeTable("Skips")));
+  Item a = MakeItem("a", AttributeValue::String("1"));
+  Item b = MakeItem("b", AttributeValue::String("1"), "old");
+  ASSERT_TRUE(Put(temp.db(), *table, b).ok());
+  std::vector<ItemWrite> writes;
+  writes.push_back(Replacement(*table, KeyOf(*table, a), a));
+  writes.push_back(Write(*table, KeyOf(*table, b), [](const std::optional<Item>&) {
+    return Mutation::Fail(Error::ConditionalCheckFailed());
+  }));
+  writes.back().failure_skips_write = true;
+  JobCheckpoint checkpoint{'T', "job-1", [](const std::vector<WriteOutcome>& outcomes) {
+                             return std::string(outcomes[1].failure ? "a written, b skipped" : "");
+                           }};
+  ASSERT_OK_AND_ASSIGN(auto outcomes,
+                       temp.db().WriteItems(std::move(writes), nullptr, &checkpoint));
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_FALSE(outcomes[0].failure.has_value());
+  ASSERT_TRUE(outcomes[1].failure.has_value());
+  EXPECT_EQ(outcomes[1].failure->code(), ErrorCode::kConditionalCheckFailed);
+  ASSERT_OK_AND_ASSIGN(auto got, temp.db().GetItem(*table, KeyOf(*table, a)));
+  EXPECT_EQ(got, a);
+  ASSERT_OK_AND_ASSIGN(got, temp.db().GetItem(*table, KeyOf(*table, b)));
+  EXPECT_EQ(got, b);  // left as it was
+  EXPECT_EQ(temp.db().Stats(table->id).item_count, 2);
+  ASSERT_OK_AND_ASSIGN(auto record, temp.db().GetJob('T', "job-1"));
+  EXPECT_EQ(record, std::optional<std::string>("a written, b skipped"));
+
+  // A checkpoint commits without items, and not at all when the call fails.
+  JobCheckpoint alone{'T', "job-1", [](const auto&) { return std::string("nothing written"); }};
+  ASSERT_TRUE(temp.db().WriteItems({}, nullptr, &alone).ok());
+  ASSERT_OK_AND_ASSIGN(record, temp.db().GetJob('T', "job-1"));
+  EXPECT_EQ(record, std::optional<std::string>("nothing written"));
+  writes.clear();
+  writes.push_back(Write(*table, KeyOf(*table, a), [](const std::optional<Item>&) {
+    return Mutation::Fail(Error::ConditionalCheckFailed());
+  }));
+  JobCheckpoint failed{'T', "job-1", [](const auto&) { return std::string("must not commit"); }};
+  EXPECT_FALSE(temp.db().WriteItems(std::move(writes), nullptr, &failed).ok());
+  ASSERT_OK_AND_ASSIGN(record, temp.db().GetJob('T', "job-1"));
+  EXPECT_EQ(record, std::optional<std::string>("nothing written"));
+}
+
 TEST(ExpiryStoreTest, ExpiriesAreReadInTimeOrderWithinBoundsAndGoWithTheirItems) {
   TempDb temp;
   RecordingPart part;
