@@ -390,7 +390,13 @@ def test_export_survives_a_restart_and_outlives_its_table(history):
     assert ddb.describe_export(ExportArn=arn)["ExportDescription"]["ExportStatus"] == "COMPLETED"
 
 
-def test_ended_exports_and_imports_are_forgotten_after_90_days():
+def bulk_call(server, operation, body):
+    """A bulk operation request (the installed botocore predates them), its answer parsed."""
+    status, _, data = raw_call(server.endpoint, operation, body)
+    return status, json.loads(data)
+
+
+def test_ended_exports_imports_and_bulk_operations_are_forgotten_after_90_days():
     server = DdbdProcess("--in-memory").start()
     try:
         ddb = server.client()
@@ -416,15 +422,28 @@ def test_ended_exports_and_imports_are_forgotten_after_90_days():
         import_arn = imported["ImportTableDescription"]["ImportArn"]
         assert until_finished(lambda: ddb.describe_import(ImportArn=import_arn)[
             "ImportTableDescription"], "ImportStatus", "the import")["ImportStatus"] == "COMPLETED"
+        status, started = bulk_call(server, "StartBulkPutItems", {
+            "TableName": "Kept", "OutputS3Configuration": {"OutputType": ["ERROR"]},
+            "InputS3Configuration": {"S3Bucket": "source", "S3KeyPrefix": "in/",
+                                     "InputFormat": "DYNAMODB_JSON"}})
+        assert status == 200
+        bulk_arn = started["BulkOperationDescription"]["BulkOperationArn"]
+        assert until_finished(
+            lambda: bulk_call(server, "DescribeBulkOperation", {"BulkOperationArn": bulk_arn})[1][
+                "BulkOperationDescription"], "BulkOperationStatus", "the bulk operation")[
+            "BulkOperationStatus"] == "COMPLETED"
         server.control("PUT", "/ddbd/clock", {"Advance": 89 * 86400})
         time.sleep(1.5)  # a retention pass or more
         assert ddb.describe_export(ExportArn=arn)["ExportDescription"]["ExportStatus"] == \
             "COMPLETED"
         assert len(ddb.list_imports()["ImportSummaryList"]) == 1
+        assert len(bulk_call(server, "ListBulkOperations", {})[1][
+            "BulkOperationsSummaryList"]) == 1
         server.control("PUT", "/ddbd/clock", {"Advance": 2 * 86400})
         deadline = time.monotonic() + 10
-        while ddb.list_exports()["ExportSummaries"] or ddb.list_imports()["ImportSummaryList"]:
-            assert time.monotonic() < deadline, "the export or import was not forgotten"
+        while ddb.list_exports()["ExportSummaries"] or ddb.list_imports()["ImportSummaryList"] or \
+                bulk_call(server, "ListBulkOperations", {})[1]["BulkOperationsSummaryList"]:
+            assert time.monotonic() < deadline, "the export, import or bulk operation stayed"
             time.sleep(0.1)
         with pytest.raises(ClientError) as error:
             ddb.describe_export(ExportArn=arn)
@@ -432,5 +451,7 @@ def test_ended_exports_and_imports_are_forgotten_after_90_days():
         with pytest.raises(ClientError) as error:
             ddb.describe_import(ImportArn=import_arn)
         assert error.value.response["Error"]["Code"] == "ImportNotFoundException"
+        status, answer = bulk_call(server, "DescribeBulkOperation", {"BulkOperationArn": bulk_arn})
+        assert (status, answer["__type"].split("#")[1]) == (400, "ResourceNotFoundException")
     finally:
         server.cleanup()
