@@ -1,17 +1,12 @@
 // The records of a bulk put's input objects.
 #include "portability/bulk_reader.h"
 
-#include <simdjson.h>
-
+#include "portability/import_reader.h"
 #include "wire/attribute_value_json.h"
 #include "wire/json_writer.h"
 
 namespace ddbd::portability {
 namespace {
-
-Error Unreadable(std::string_view what) {
-  return Error::Validation("Unexpected record format: " + std::string(what));
-}
 
 // A member of an Ion record that a JSON request holds as a string: its text when it is one,
 // else its DynamoDB JSON (which the PutItem checks then refuse, as they refuse a JSON record
@@ -73,33 +68,20 @@ std::optional<BulkRecordReader::Record> BulkRecordReader::Next() {
 }
 
 Result<std::optional<std::string>> BulkRecordReader::NextJsonLine() {
-  while (line_begin_ < text_.size()) {
-    size_t end = text_.find('\n', line_begin_);
-    if (end == std::string_view::npos) end = text_.size();
-    const std::string_view line = text_.substr(line_begin_, end - line_begin_);
-    line_begin_ = end + 1;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    simdjson::dom::parser parser;
-    simdjson::dom::object object;
-    simdjson::dom::element item;
-    if (parser.parse(line.data(), line.size()).get(object) != simdjson::SUCCESS) {
-      return Unreadable("the line is not a JSON object");
-    }
-    if (object["Item"].get(item) != simdjson::SUCCESS || !item.is_object()) {
-      return Unreadable("the line has no Item");
-    }
-    return std::optional<std::string>(line);
-  }
-  return std::optional<std::string>();
+  std::optional<std::string_view> line = portability::NextJsonLine(text_, line_begin_);
+  if (!line) return std::optional<std::string>();
+  Result<simdjson::dom::element> item = JsonLineItem(parser_, *line);
+  if (!item.ok()) return std::move(item).error();
+  return std::optional<std::string>(*line);
 }
 
 Result<std::optional<std::string>> BulkRecordReader::NextIonStruct() {
   DDBD_ASSIGN_OR_RETURN(std::optional<AttributeValue> value, ion_.Next());
   if (!value) return std::optional<std::string>();
-  if (value->type() != AttributeType::kM) return Unreadable("the value is not a struct");
+  if (value->type() != AttributeType::kM) return UnreadableRecord("the value is not a struct");
   const auto item = value->map().find("Item");
   if (item == value->map().end() || item->second.type() != AttributeType::kM) {
-    return Unreadable("the struct has no Item");
+    return UnreadableRecord("the struct has no Item");
   }
   return std::optional<std::string>(JsonRecord(value->map()));
 }

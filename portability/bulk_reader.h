@@ -9,6 +9,8 @@
 // Entry point: BulkRecordReader.
 #pragma once
 
+#include <simdjson.h>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +43,7 @@ class BulkRecordReader {
   Format format_;
   std::string_view text_;
   size_t line_begin_ = 0;
+  simdjson::dom::parser parser_;  // checks each JSON line
   IonReader ion_;
   size_t records_ = 0;
   bool ended_ = false;

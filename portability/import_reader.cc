@@ -11,29 +11,13 @@
 namespace ddbd::portability {
 namespace {
 
-Error Unreadable(std::string_view what) {
-  return Error::Validation("Unexpected record format: " + std::string(what));
-}
-
 Status ReadJsonLines(std::string_view text, const std::function<void(size_t, Result<Item>)>& visit,
                      size_t& records) {
   simdjson::dom::parser parser;
-  size_t begin = 0;
-  while (begin < text.size()) {
-    size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(begin, end - begin);
-    begin = end + 1;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+  size_t pos = 0;
+  while (std::optional<std::string_view> line = NextJsonLine(text, pos)) {
     const size_t index = records++;
-    simdjson::dom::object object;
-    simdjson::dom::element item;
-    if (parser.parse(line.data(), line.size()).get(object) != simdjson::SUCCESS) {
-      return Unreadable("the line is not a JSON object");
-    }
-    if (object["Item"].get(item) != simdjson::SUCCESS || !item.is_object()) {
-      return Unreadable("the line has no Item");
-    }
+    DDBD_ASSIGN_OR_RETURN(simdjson::dom::element item, JsonLineItem(parser, *line));
     visit(index, wire::ParseAttributeMap(item));
   }
   return OkStatus();
@@ -47,10 +31,10 @@ Status ReadIonValues(std::string_view text, const std::function<void(size_t, Res
     if (value.ok() && !*value) return OkStatus();
     const size_t index = records++;
     if (!value.ok()) return value.error();
-    if ((*value)->type() != AttributeType::kM) return Unreadable("the value is not a struct");
+    if ((*value)->type() != AttributeType::kM) return UnreadableRecord("the value is not a struct");
     auto item = (*value)->map().find("Item");
     if (item == (*value)->map().end() || item->second.type() != AttributeType::kM) {
-      return Unreadable("the struct has no Item");
+      return UnreadableRecord("the struct has no Item");
     }
     visit(index, Item(item->second.map()));
   }
@@ -81,7 +65,7 @@ Result<std::vector<std::string>> NextCsvRecord(std::string_view text, size_t& po
       fields.back().push_back(c);
     }
   }
-  if (quoted) return Unreadable("a quoted CSV field is not closed");
+  if (quoted) return UnreadableRecord("a quoted CSV field is not closed");
   return fields;
 }
 
@@ -146,6 +130,33 @@ Status ReadObjectItems(const ImportFormat& format, std::string_view text,
       return ReadCsv(format, text, visit, records);
   }
   return OkStatus();
+}
+
+Error UnreadableRecord(std::string_view what) {
+  return Error::Validation("Unexpected record format: " + std::string(what));
+}
+
+std::optional<std::string_view> NextJsonLine(std::string_view text, size_t& pos) {
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos) return line;
+  }
+  return std::nullopt;
+}
+
+Result<simdjson::dom::element> JsonLineItem(simdjson::dom::parser& parser, std::string_view line) {
+  simdjson::dom::object object;
+  simdjson::dom::element item;
+  if (parser.parse(line.data(), line.size()).get(object) != simdjson::SUCCESS) {
+    return UnreadableRecord("the line is not a JSON object");
+  }
+  if (object["Item"].get(item) != simdjson::SUCCESS || !item.is_object()) {
+    return UnreadableRecord("the line has no Item");
+  }
+  return item;
 }
 
 }  // namespace ddbd::portability

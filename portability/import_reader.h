@@ -5,8 +5,10 @@
 // attributes take the type of their AttributeDefinitions, every other column is a String,
 // and an empty field is no attribute).
 //
-// Entry points: ImportFormat, ReadObjectItems.
+// Entry points: ImportFormat, ReadObjectItems, NextJsonLine, JsonLineItem.
 #pragma once
+
+#include <simdjson.h>
 
 #include <functional>
 #include <map>
@@ -36,5 +38,13 @@ struct ImportFormat {
 Status ReadObjectItems(const ImportFormat& format, std::string_view text,
                        const std::function<void(size_t index, Result<Item> item)>& visit,
                        size_t& records);
+
+// What the readers of DYNAMODB_JSON lines (this one and bulk_reader.h) share: the next line
+// with anything but blanks in it (`pos` moves past it), nullopt at the end; and a line's Item
+// object, or why the line cannot be read (not a JSON object, no Item object).
+std::optional<std::string_view> NextJsonLine(std::string_view text, size_t& pos);
+Result<simdjson::dom::element> JsonLineItem(simdjson::dom::parser& parser, std::string_view line);
+// The ValidationException of a record that cannot be read at all.
+Error UnreadableRecord(std::string_view what);
 
 }  // namespace ddbd::portability

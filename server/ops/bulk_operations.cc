@@ -208,17 +208,11 @@ void WriteDescription(wire::JsonWriter& out, const BulkRecord& r) {
 }
 
 std::string RenderDescription(const BulkRecord& record) {
-  wire::JsonWriter out;
-  out.BeginObject().Key("BulkOperationDescription");
-  WriteDescription(out, record);
-  out.EndObject();
-  return out.Take();
+  return RenderJob("BulkOperationDescription", record, &WriteDescription);
 }
 
 Result<std::vector<BulkRecord>> OperationsOf(OpContext& ctx) {
-  DDBD_ASSIGN_OR_RETURN(auto all, ctx.service().bulk_operations().All());
-  std::erase_if(all, [&](const BulkRecord& r) { return r.scope != ctx.scope(); });
-  return all;
+  return CallersJobs(ctx, ctx.service().bulk_operations().All());
 }
 
 // The operation `body` names (BulkOperationArn), or ResourceNotFoundException.

@@ -190,18 +190,12 @@ void WriteExportDescription(wire::JsonWriter& out, const ExportRecord& r) {
 }
 
 std::string RenderExport(const ExportRecord& record) {
-  wire::JsonWriter out;
-  out.BeginObject().Key("ExportDescription");
-  WriteExportDescription(out, record);
-  out.EndObject();
-  return out.Take();
+  return RenderJob("ExportDescription", record, &WriteExportDescription);
 }
 
 // The exports of the caller's namespace.
 Result<std::vector<ExportRecord>> ExportsOf(OpContext& ctx) {
-  DDBD_ASSIGN_OR_RETURN(auto all, ctx.service().exports().All());
-  std::erase_if(all, [&](const ExportRecord& r) { return r.scope != ctx.scope(); });
-  return all;
+  return CallersJobs(ctx, ctx.service().exports().All());
 }
 
 }  // namespace

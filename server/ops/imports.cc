@@ -144,17 +144,11 @@ void WriteImportDescription(wire::JsonWriter& out, const ImportRecord& r) {
 }
 
 std::string RenderImport(const ImportRecord& record) {
-  wire::JsonWriter out;
-  out.BeginObject().Key("ImportTableDescription");
-  WriteImportDescription(out, record);
-  out.EndObject();
-  return out.Take();
+  return RenderJob("ImportTableDescription", record, &WriteImportDescription);
 }
 
 Result<std::vector<ImportRecord>> ImportsOf(OpContext& ctx) {
-  DDBD_ASSIGN_OR_RETURN(auto all, ctx.service().imports().All());
-  std::erase_if(all, [&](const ImportRecord& r) { return r.scope != ctx.scope(); });
-  return all;
+  return CallersJobs(ctx, ctx.service().imports().All());
 }
 
 }  // namespace

@@ -7,12 +7,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/result.h"
 #include "portability/job_record.h"
 #include "server/op_context.h"
 #include "wire/constraint_errors.h"
 #include "wire/json_reader.h"
+#include "wire/json_writer.h"
 
 namespace ddbd::server::ops {
 
@@ -43,6 +45,25 @@ struct JobArn {
 };
 Result<JobArn> ReadJobArn(wire::JsonObject body, std::string_view member,
                           std::string_view marker = {});
+
+// The records of `all` that belong to the caller's namespace.
+template <typename Record>
+Result<std::vector<Record>> CallersJobs(const OpContext& ctx, Result<std::vector<Record>> all) {
+  if (!all.ok()) return std::move(all).error();
+  std::erase_if(*all, [&](const Record& r) { return r.scope != ctx.scope(); });
+  return all;
+}
+
+// A job's answer: {"<member>": its description, as `write` writes it}.
+template <typename Record>
+std::string RenderJob(std::string_view member, const Record& record,
+                      void (*write)(wire::JsonWriter&, const Record&)) {
+  wire::JsonWriter out;
+  out.BeginObject().Key(member);
+  write(out, record);
+  out.EndObject();
+  return out.Take();
+}
 
 // Fails `record` at once (FAILED, S3NoSuchBucket, ended as it started) when `bucket` does not
 // exist, as DynamoDB's job fails a few seconds after it answered; returns whether it did.
