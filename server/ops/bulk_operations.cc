@@ -324,13 +324,7 @@ Result<std::string> ListBulkOperations(OpContext& ctx, const Request& req) {
   std::reverse(operations.begin(), operations.end());  // newest first
   std::vector<std::string> arns;
   for (const auto& r : operations) arns.push_back(portability::BulkArn(r));
-  const auto& next_token = listing.next_token;
-  if (next_token && std::find(arns.begin(), arns.end(), *next_token) == arns.end()) {
-    return Error::Validation("Invalid Request: Provided nextToken is invalid: " +
-                             std::string(*next_token));
-  }
-  const PageRange page =
-      PageAfter(arns, next_token, static_cast<size_t>(listing.page_size.value_or(10)));
+  DDBD_ASSIGN_OR_RETURN(const PageRange page, JobPage(arns, listing));
   wire::JsonWriter out;
   out.BeginObject().Key("BulkOperationsSummaryList").BeginArray();
   for (size_t i = page.begin; i < page.end; ++i) {
@@ -341,9 +335,7 @@ Result<std::string> ListBulkOperations(OpContext& ctx, const Request& req) {
     if (portability::JobEnded(r.status)) out.Key("EndTime").EpochSeconds(r.end_ms);
     out.EndObject();
   }
-  out.EndArray();
-  if (page.more) out.Key("NextToken").String(arns[page.end - 1]);
-  out.EndObject();
+  EndJobPage(out, page, arns);
   return out.Take();
 }
 

@@ -248,8 +248,6 @@ Result<std::string> DescribeExport(OpContext& ctx, const Request& req) {
 Result<std::string> ListExports(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(JobListing listing, ReadJobListing(req.body, "MaxResults"));
   const auto& table_arn = listing.table_arn;
-  const auto& max_results = listing.page_size;
-  const auto& next_token = listing.next_token;
   DDBD_ASSIGN_OR_RETURN(auto exports, ExportsOf(ctx));
   if (table_arn) {
     auto table = ctx.FindTableForBackup(*table_arn);
@@ -260,11 +258,7 @@ Result<std::string> ListExports(OpContext& ctx, const Request& req) {
   std::reverse(exports.begin(), exports.end());  // newest first
   std::vector<std::string> arns;
   for (const auto& r : exports) arns.push_back(portability::ExportArn(r));
-  if (next_token && std::find(arns.begin(), arns.end(), *next_token) == arns.end()) {
-    return Error::Validation("Invalid Request: Provided nextToken is invalid: " +
-                             std::string(*next_token));
-  }
-  const PageRange page = PageAfter(arns, next_token, static_cast<size_t>(max_results.value_or(10)));
+  DDBD_ASSIGN_OR_RETURN(const PageRange page, JobPage(arns, listing));
   wire::JsonWriter out;
   out.BeginObject().Key("ExportSummaries").BeginArray();
   for (size_t i = page.begin; i < page.end; ++i) {
@@ -273,9 +267,7 @@ Result<std::string> ListExports(OpContext& ctx, const Request& req) {
     out.Key("ExportType").String(exports[i].incremental ? "INCREMENTAL_EXPORT" : "FULL_EXPORT");
     out.EndObject();
   }
-  out.EndArray();
-  if (page.more) out.Key("NextToken").String(arns[page.end - 1]);
-  out.EndObject();
+  EndJobPage(out, page, arns);
   return out.Take();
 }
 

@@ -226,8 +226,6 @@ std::string ImportToken(std::string_view arn) {
 Result<std::string> ListImports(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(JobListing listing, ReadJobListing(req.body, "PageSize"));
   const auto& table_arn = listing.table_arn;
-  const auto& page_size = listing.page_size;
-  const auto& next_token = listing.next_token;
   DDBD_ASSIGN_OR_RETURN(auto imports, ImportsOf(ctx));
   if (table_arn) {
     std::erase_if(imports, [&](const ImportRecord& r) { return r.table_arn != *table_arn; });
@@ -237,11 +235,7 @@ Result<std::string> ListImports(OpContext& ctx, const Request& req) {
   });  // newest first
   std::vector<std::string> tokens;
   for (const auto& r : imports) tokens.push_back(ImportToken(portability::ImportArn(r)));
-  if (next_token && std::find(tokens.begin(), tokens.end(), *next_token) == tokens.end()) {
-    return Error::Validation("Invalid Request: Provided nextToken is invalid: " +
-                             std::string(*next_token));
-  }
-  const PageRange page = PageAfter(tokens, next_token, static_cast<size_t>(page_size.value_or(10)));
+  DDBD_ASSIGN_OR_RETURN(const PageRange page, JobPage(tokens, listing));
   wire::JsonWriter out;
   out.BeginObject().Key("ImportSummaryList").BeginArray();
   for (size_t i = page.begin; i < page.end; ++i) {
@@ -254,9 +248,7 @@ Result<std::string> ListImports(OpContext& ctx, const Request& req) {
     if (r.status != portability::JobStatus::kInProgress) out.Key("EndTime").EpochSeconds(r.end_ms);
     out.EndObject();
   }
-  out.EndArray();
-  if (page.more) out.Key("NextToken").String(tokens[page.end - 1]);
-  out.EndObject();
+  EndJobPage(out, page, tokens);
   return out.Take();
 }
 

@@ -116,4 +116,20 @@ Result<JobListing> ReadJobListing(wire::JsonObject body, std::string_view size_m
   return listing;
 }
 
+Result<PageRange> JobPage(const std::vector<std::string>& tokens, const JobListing& listing) {
+  const auto& next_token = listing.next_token;
+  if (next_token && std::find(tokens.begin(), tokens.end(), *next_token) == tokens.end()) {
+    return Error::Validation("Invalid Request: Provided nextToken is invalid: " +
+                             std::string(*next_token));
+  }
+  return PageAfter(tokens, next_token, static_cast<size_t>(listing.page_size.value_or(10)));
+}
+
+void EndJobPage(wire::JsonWriter& out, const PageRange& page,
+                const std::vector<std::string>& tokens) {
+  out.EndArray();
+  if (page.more) out.Key("NextToken").String(tokens[page.end - 1]);
+  out.EndObject();
+}
+
 }  // namespace ddbd::server::ops

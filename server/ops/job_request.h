@@ -12,6 +12,7 @@
 #include "model/result.h"
 #include "portability/job_record.h"
 #include "server/op_context.h"
+#include "server/ops/common.h"
 #include "wire/constraint_errors.h"
 #include "wire/json_reader.h"
 #include "wire/json_writer.h"
@@ -78,5 +79,13 @@ struct JobListing {
   std::optional<std::string_view> next_token;
 };
 Result<JobListing> ReadJobListing(wire::JsonObject body, std::string_view size_member);
+
+// The page of a job listing that `listing` asks for: `tokens` are the NextToken values of the
+// jobs in listing order (newest first), 10 a page unless the page size says otherwise;
+// ValidationException for a token that is not one of them.
+Result<PageRange> JobPage(const std::vector<std::string>& tokens, const JobListing& listing);
+// Closes the listing's array and adds NextToken when more jobs follow the page.
+void EndJobPage(wire::JsonWriter& out, const PageRange& page,
+                const std::vector<std::string>& tokens);
 
 }  // namespace ddbd::server::ops
