@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import {
   CancelBulkOperationCommand, CreateTableCommand, DescribeBulkOperationCommand, GetItemCommand,
-  ListBulkOperationsCommand, PutItemCommand, ScanCommand, StartBulkPutItemsCommand,
+  ListBulkOperationsCommand, PutItemCommand, ScanCommand, SearchVectorsCommand,
+  StartBulkPutItemsCommand,
 } from "@aws-sdk/client-dynamodb";
 import { startDdbd } from "./ddbd.mjs";
 
@@ -223,6 +224,33 @@ test("Ion input, and a run without failures is COMPLETED", async () => {
     { pk: { S: "y" }, sk: { N: "2" }, nested: { M: { deep: { L: [{ BOOL: true }, { NULL: true }] } } } }]);
 });
 
+test("a vector index is fed and metered; a bad vector is an ERROR", async () => {
+  await client.send(new CreateTableCommand({
+    TableName: "Chunks", BillingMode: "PAY_PER_REQUEST",
+    KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+    AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" }],
+    VectorIndexes: [{ IndexName: "Semantic", VectorAttribute: { AttributeName: "embedding" },
+                      Dimensions: 2, DistanceFunction: "EUCLIDEAN",
+                      Projection: { ProjectionType: "KEYS_ONLY" } }],
+  }));
+  const chunk = (id, vector) => ({ Item: { id: { S: id },
+                                           embedding: { L: vector.map((x) => ({ N: String(x) })) } } });
+  await putObject("input", "chunks/a.json",
+                  jsonLines([chunk("near", [1, 0]), chunk("far", [0, 9]), chunk("bad", [1, 2, 3])]));
+  const { BulkOperationDescription: started } = await start({
+    TableName: "Chunks",
+    InputS3Configuration: { S3Bucket: "input", S3KeyPrefix: "chunks/", InputFormat: "DYNAMODB_JSON" },
+    OutputS3Configuration: { OutputType: ["ERROR"] } });
+  const done = await finished(started.BulkOperationArn);
+  assert.equal(done.BulkOperationStatus, "COMPLETED_WITH_ERRORS");
+  assert.deepEqual([done.ProcessedItemCount, done.FailedItemCount], [3, 1]);
+  // Each vector entry is metered at 1 KB at least, as a PutItem's VectorWriteRequestBytes.
+  assert.deepEqual(done.BulkOperationUsage[0].VectorIndexes, { Semantic: { BulkPutVectorBytes: 2048 } });
+  const { SearchResults } = await client.send(new SearchVectorsCommand({
+    TableName: "Chunks", IndexName: "Semantic", TopK: 1, SearchVector: [{ N: "1" }, { N: "0.1" }] }));
+  assert.deepEqual(SearchResults.map((r) => r.Item.id.S), ["near"]);
+});
+
 test("requests are validated as DynamoDB validates them", async () => {
   const input = { S3Bucket: "input", InputFormat: "DYNAMODB_JSON" };
   const output = { OutputType: ["ERROR"] };
@@ -318,7 +346,7 @@ test("cancelling stops the operation at its next checkpoint", async () => {
                    [[started.BulkOperationArn, "CANCELLED"]]);  // newest first
   const { BulkOperationsSummaryList: rest } =
     await client.send(new ListBulkOperationsCommand({ NextToken }));
-  assert.equal(rest.length, 4);  // Orders, Ion, Tokens and the missing bucket's
+  assert.equal(rest.length, 5);  // Orders, Ion, Chunks, Tokens and the missing bucket's
   assert.ok(rest.every((s) => s.StartTime <= page[0].StartTime && s.EndTime));
 });
 
