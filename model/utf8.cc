@@ -44,6 +44,15 @@ size_t Utf8SequenceLength(std::string_view text, size_t at) {
   return length;
 }
 
+bool IsUtf8(std::string_view text) {
+  for (size_t at = 0; at < text.size();) {
+    const size_t length = Utf8SequenceLength(text, at);
+    if (length == 0) return false;
+    at += length;
+  }
+  return true;
+}
+
 std::string_view Utf8CharacterAt(std::string_view text, size_t at) {
   const size_t length = Utf8SequenceLength(text, at);
   return length == 0 ? kReplacementCharacter : text.substr(at, length);

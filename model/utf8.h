@@ -14,6 +14,9 @@ namespace ddbd {
 // overlong encoding, a surrogate, a code point above U+10FFFF). `at` < text.size().
 size_t Utf8SequenceLength(std::string_view text, size_t at);
 
+// Whether all of `text` is well-formed UTF-8.
+bool IsUtf8(std::string_view text);
+
 // The character that starts at text[at] as text: its whole sequence, or U+FFFD (the
 // replacement character) when the bytes there are not well-formed. `at` < text.size().
 std::string_view Utf8CharacterAt(std::string_view text, size_t at);

@@ -220,6 +220,7 @@ Result<std::string> IonReader::ReadEscaped(std::string_view close) {
   }
   if (AtEnd()) return Malformed("an unterminated string");
   pos_ += close.size();
+  if (!IsUtf8(out)) return Malformed("a string that is not UTF-8");
   return out;
 }
 

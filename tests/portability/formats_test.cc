@@ -90,6 +90,20 @@ TEST(IonText, RefusesWhatNoDynamoDbTypeStandsFor) {
   EXPECT_FALSE(reader.Next().ok());
 }
 
+TEST(IonText, StringsAndNamesMustBeUtf8) {
+  // Ion text is UTF-8, and DynamoDB strings are: a stray byte or an escaped surrogate is
+  // refused, not carried into an item (or a bulk record's JSON).
+  for (std::string_view text : {"{s: \"\x8f\"}", "{s: $dynamodb_SS::[\"\x8f\"]}",
+                                "{'\xc3': 1}", "{s: \"\\ud800\"}", "{s: '''\xff'''}"}) {
+    IonReader reader(text);
+    EXPECT_FALSE(reader.Next().ok()) << text;
+  }
+  IonReader reader("{s: \"\xc3\xa9\\u00e9\"}");
+  auto value = reader.Next();
+  ASSERT_TRUE(value.ok() && *value);
+  EXPECT_EQ((*value)->map().at("s").scalar(), "\xc3\xa9\xc3\xa9");
+}
+
 struct Collected {
   std::vector<Item> items;
   std::vector<std::pair<size_t, std::string>> errors;
