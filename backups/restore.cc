@@ -38,6 +38,7 @@ Result<TableDef> RestoredDefinition(const storage::BackupRecord& backup,
   definition.pitr_enabled_ms = 0;
   definition.pitr_history_id = 0;
   definition.deletion_protection = false;
+  definition.policy.reset();  // a resource-based policy is not restored (streams' go with them)
   definition.restored_from =
       TableRestoreSource{BackupArn(backup), backup.source.Arn(), target.now_ms};
   for (IndexDef& index : definition.indexes) {

@@ -48,6 +48,8 @@ constexpr ErrorInfo kErrors[] = {
      MessageMember::kLowerCase},
     {ErrorCode::kImportConflict, "com.amazonaws.dynamodb.v20120810#ImportConflictException", 400,
      MessageMember::kLowerCase},
+    {ErrorCode::kPolicyNotFound, "com.amazonaws.dynamodb.v20120810#PolicyNotFoundException", 400,
+     MessageMember::kLowerCase},
     {ErrorCode::kResourceInUse, "com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400,
      MessageMember::kLowerCase},
     {ErrorCode::kLimitExceeded, "com.amazonaws.dynamodb.v20120810#LimitExceededException", 400,
@@ -184,6 +186,10 @@ Error Error::ImportNotFound(std::string message) {
 Error Error::ImportConflict(std::string message) {
   return Error(ErrorCode::kImportConflict, std::move(message));
 }
+
+Error Error::PolicyNotFound(std::string message) {
+  return Error(ErrorCode::kPolicyNotFound, std::move(message));
+}
 Error Error::ResourceInUse(std::string message) {
   return Error(ErrorCode::kResourceInUse, std::move(message));
 }
@@ -240,6 +246,10 @@ Error Error::Throttled(ErrorCode code, std::string message, ThrottlingReason rea
   error.throttling_reasons_ =
       std::make_shared<const std::vector<ThrottlingReason>>(1, std::move(reason));
   return error;
+}
+
+Error Error::Throttling(std::string message) {
+  return Error(ErrorCode::kThrottling, std::move(message));
 }
 
 const std::vector<ThrottlingReason>& Error::throttling_reasons() const {

@@ -35,6 +35,7 @@ enum class ErrorCode : uint8_t {
   kExportConflict,
   kImportNotFound,
   kImportConflict,
+  kPolicyNotFound,
   kResourceInUse,
   kLimitExceeded,
   kConditionalCheckFailed,
@@ -55,7 +56,7 @@ enum class ErrorCode : uint8_t {
   kExpiredIterator,
   kTrimmedDataAccess,
 };
-inline constexpr size_t kErrorCodeCount = 37;
+inline constexpr size_t kErrorCodeCount = 38;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -114,6 +115,7 @@ class Error {
   static Error ExportConflict(std::string message);
   static Error ImportNotFound(std::string message);
   static Error ImportConflict(std::string message);
+  static Error PolicyNotFound(std::string message);
   static Error ResourceInUse(std::string message);
   static Error LimitExceeded(std::string message);
   static Error ConditionalCheckFailed(std::shared_ptr<const Item> old_item = nullptr);
@@ -130,6 +132,8 @@ class Error {
   // A throttling exception (ProvisionedThroughputExceededException or ThrottlingException)
   // with its one reason.
   static Error Throttled(ErrorCode code, std::string message, ThrottlingReason reason);
+  // ThrottlingException without reasons (a resource-based policy changed moments ago).
+  static Error Throttling(std::string message);
   // DynamoDB Streams: a shard iterator older than 15 minutes.
   static Error ExpiredIterator(std::string message);
   // DynamoDB Streams: a read positioned before records that retention has removed (24 hours).

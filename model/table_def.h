@@ -139,6 +139,18 @@ enum class StreamViewType : uint8_t {
 };
 std::string_view StreamViewTypeName(StreamViewType type);
 
+// A resource-based policy (PutResourcePolicy) of a table or stream: its document as
+// GetResourcePolicy returns it (normalized) and its RevisionId, the epoch milliseconds of the
+// change that made it. After DeleteResourcePolicy the document is empty and the revision is
+// the deletion's.
+struct ResourcePolicy {
+  std::string document;
+  std::string revision_id;
+  int64_t changed_ms = 0;
+  bool deleted() const { return document.empty(); }
+  friend bool operator==(const ResourcePolicy&, const ResourcePolicy&) = default;
+};
+
 // One stream of a table. Enabling a table's stream creates a new one (a new ARN); disabling
 // it leaves it readable, DISABLED.
 struct StreamSpec {
@@ -146,6 +158,7 @@ struct StreamSpec {
   StreamViewType view_type = StreamViewType::kKeysOnly;
   int64_t created_ms = 0;  // its label (and so its ARN) derive from this
   bool enabled = true;
+  std::optional<ResourcePolicy> policy;
   // The label DynamoDB gives: the creation time, "2026-11-30T02:41:45.123" (UTC).
   std::string Label() const;
   friend bool operator==(const StreamSpec&, const StreamSpec&) = default;
@@ -199,6 +212,8 @@ struct TableDef {
   // Set on a table restored from a backup (DescribeTable's RestoreSummary).
   using RestoreSource = TableRestoreSource;
   std::optional<RestoreSource> restored_from;
+  // The table's resource-based policy (PutResourcePolicy, CreateTable's ResourcePolicy).
+  std::optional<ResourcePolicy> policy;
 
   std::string Arn() const;
   // The ARN of one of its streams.

@@ -156,6 +156,8 @@ Result<TableDef> DefineTable(OpContext& ctx, wire::JsonObject body, DefinitionSi
 Result<std::string> CreateTable(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(TableDef definition,
                         DefineTable(ctx, req.body, DefinitionSite::kCreateTable));
+  DDBD_ASSIGN_OR_RETURN(auto policy, wire::GetString(req.body, "ResourcePolicy"));
+  DDBD_ASSIGN_OR_RETURN(definition.policy, CreationPolicy(policy, definition.creation_time_ms));
   const bool delayed = TransientStatuses(ctx);
   if (delayed) {
     definition.status = TableStatus::kCreating;

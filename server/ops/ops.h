@@ -20,6 +20,7 @@ DDBD_OPERATION(CreateBackup);
 DDBD_OPERATION(CreateTable);
 DDBD_OPERATION(DeleteBackup);
 DDBD_OPERATION(DeleteItem);
+DDBD_OPERATION(DeleteResourcePolicy);
 DDBD_OPERATION(DeleteTable);
 DDBD_OPERATION(DescribeBackup);
 DDBD_OPERATION(DescribeBulkOperation);
@@ -37,6 +38,7 @@ DDBD_OPERATION(ExecuteTransaction);
 DDBD_OPERATION(ExportTableToPointInTime);
 DDBD_OPERATION(GetItem);
 DDBD_OPERATION(GetRecords);
+DDBD_OPERATION(GetResourcePolicy);
 DDBD_OPERATION(GetShardIterator);
 DDBD_OPERATION(ImportTable);
 DDBD_OPERATION(ListBackups);
@@ -48,6 +50,7 @@ DDBD_OPERATION(ListStreams);
 DDBD_OPERATION(ListTables);
 DDBD_OPERATION(ListTagsOfResource);
 DDBD_OPERATION(PutItem);
+DDBD_OPERATION(PutResourcePolicy);
 DDBD_OPERATION(Query);
 DDBD_OPERATION(RestoreTableFromBackup);
 DDBD_OPERATION(RestoreTableToPointInTime);
@@ -75,5 +78,10 @@ Result<portability::BulkJobs::PreparedPut> PrepareBulkPut(std::shared_ptr<const 
                                                           std::string_view record);
 void MeterBulkPut(const TableDef& table, const storage::WriteOutcome& outcome,
                   portability::BulkUsage& usage);
+
+// CreateTable's ResourcePolicy, checked and normalized as PutResourcePolicy's, its revision
+// the table's creation time; nullopt without one.
+Result<std::optional<ResourcePolicy>> CreationPolicy(std::optional<std::string_view> document,
+                                                     int64_t now);
 
 }  // namespace ddbd::server::ops

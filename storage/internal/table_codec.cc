@@ -35,6 +35,7 @@ enum Field : uint64_t {
   kRestoredFrom = 23,         // tables restored from a backup only
   kTtlIndexed = 24,           // written once the expiry keyspace holds every item (TTL enabled)
   kContributorInsights = 25,  // written once Contributor Insights has been configured
+  kPolicy = 26,               // written once a resource-based policy has been put
 };
 
 // Stored on disk: never renumber.
@@ -263,6 +264,18 @@ bool DecodeIndex(std::string_view bytes, IndexDef& index) {
   });
 }
 
+void WritePolicy(ByteWriter& w, const ResourcePolicy& policy) {
+  w.Bytes(policy.document);
+  w.Bytes(policy.revision_id);
+  w.SignedVarint(policy.changed_ms);
+}
+
+void ReadPolicy(ByteReader& in, ResourcePolicy& policy) {
+  policy.document = std::string(in.Bytes());
+  policy.revision_id = std::string(in.Bytes());
+  policy.changed_ms = in.SignedVarint();
+}
+
 }  // namespace
 
 std::string EncodeTableDef(const TableDef& t) {
@@ -318,7 +331,14 @@ std::string EncodeTableDef(const TableDef& t) {
     w.Byte(static_cast<uint8_t>(stream.view_type));
     w.SignedVarint(stream.created_ms);
     w.Byte(stream.enabled ? 1 : 0);
+    if (stream.policy) WritePolicy(w, *stream.policy);  // a later addition: last, optional
     fields.Put(kStream, payload);
+  }
+  if (t.policy) {
+    std::string payload;
+    ByteWriter w(payload);
+    WritePolicy(w, *t.policy);
+    fields.Put(kPolicy, payload);
   }
   return out;
 }
@@ -434,8 +454,12 @@ std::optional<bool> DecodeCompositeField(uint64_t field, std::string_view payloa
       stream.view_type = static_cast<StreamViewType>(view);
       stream.created_ms = in.SignedVarint();
       stream.enabled = in.Byte() != 0;
+      if (!in.done()) ReadPolicy(in, stream.policy.emplace());
       break;
     }
+    case kPolicy:
+      ReadPolicy(in, t.policy.emplace());
+      break;
     case kIndex:
       return DecodeIndex(payload, t.indexes.emplace_back());
     default:
