@@ -50,6 +50,8 @@ constexpr ErrorInfo kErrors[] = {
      MessageMember::kLowerCase},
     {ErrorCode::kPolicyNotFound, "com.amazonaws.dynamodb.v20120810#PolicyNotFoundException", 400,
      MessageMember::kLowerCase},
+    {ErrorCode::kAccessDenied, "com.amazon.coral.service#AccessDeniedException", 400,
+     MessageMember::kUpperCase},
     {ErrorCode::kResourceInUse, "com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400,
      MessageMember::kLowerCase},
     {ErrorCode::kLimitExceeded, "com.amazonaws.dynamodb.v20120810#LimitExceededException", 400,
@@ -189,6 +191,10 @@ Error Error::ImportConflict(std::string message) {
 
 Error Error::PolicyNotFound(std::string message) {
   return Error(ErrorCode::kPolicyNotFound, std::move(message));
+}
+
+Error Error::AccessDenied(std::string message) {
+  return Error(ErrorCode::kAccessDenied, std::move(message));
 }
 Error Error::ResourceInUse(std::string message) {
   return Error(ErrorCode::kResourceInUse, std::move(message));

@@ -36,6 +36,7 @@ enum class ErrorCode : uint8_t {
   kImportNotFound,
   kImportConflict,
   kPolicyNotFound,
+  kAccessDenied,
   kResourceInUse,
   kLimitExceeded,
   kConditionalCheckFailed,
@@ -56,7 +57,7 @@ enum class ErrorCode : uint8_t {
   kExpiredIterator,
   kTrimmedDataAccess,
 };
-inline constexpr size_t kErrorCodeCount = 38;
+inline constexpr size_t kErrorCodeCount = 39;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -116,6 +117,7 @@ class Error {
   static Error ImportNotFound(std::string message);
   static Error ImportConflict(std::string message);
   static Error PolicyNotFound(std::string message);
+  static Error AccessDenied(std::string message);
   static Error ResourceInUse(std::string message);
   static Error LimitExceeded(std::string message);
   static Error ConditionalCheckFailed(std::shared_ptr<const Item> old_item = nullptr);

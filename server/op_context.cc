@@ -2,9 +2,7 @@
 #include "server/op_context.h"
 
 namespace ddbd::server {
-namespace {
 
-// "arn:aws:dynamodb:<region>:<account>:table/<name>" → "<name>"; a plain name is returned as is.
 std::string_view TableNameOf(std::string_view name_or_arn) {
   if (name_or_arn.substr(0, 4) != "arn:") return name_or_arn;
   size_t slash = name_or_arn.find(":table/");
@@ -12,6 +10,8 @@ std::string_view TableNameOf(std::string_view name_or_arn) {
   std::string_view rest = name_or_arn.substr(slash + 7);
   return rest.substr(0, rest.find('/'));
 }
+
+namespace {
 
 // DynamoDB Local checks every table the same way, with one text for any operation; suites
 // written against it pin that text.

@@ -18,6 +18,9 @@ struct Request {
   wire::JsonObject body;
 };
 
+// "arn:aws:dynamodb:<region>:<account>:table/<name>[/…]" → "<name>"; a plain name as it is.
+std::string_view TableNameOf(std::string_view name_or_arn);
+
 class OpContext {
  public:
   OpContext(Service& service, std::string scope, std::string region, std::string host = {})
@@ -38,6 +41,10 @@ class OpContext {
   const std::string& host() const { return host_; }
   // The service clock's time (model/clock.h), in milliseconds since the epoch.
   int64_t NowMs() const { return service_.clock().NowMs(); }
+  // The principal whose signature --credentials verified ("arn:aws:iam::<account>:user/<access
+  // key>"); empty when signatures are not verified (resource policies are then not evaluated).
+  const std::string& caller() const { return caller_; }
+  void set_caller(std::string principal) { caller_ = std::move(principal); }
   // What this request has consumed so far (recorded by the operations, read by the exchange).
   Consumption& consumption() { return consumption_; }
 
@@ -58,6 +65,7 @@ class OpContext {
   std::string scope_;
   std::string region_;
   std::string host_;
+  std::string caller_;
   Consumption consumption_;
 };
 

@@ -17,6 +17,7 @@
 #include "server/http/content_coding.h"
 #include "server/http/sigv4.h"
 #include "server/op_context.h"
+#include "server/resource_access.h"
 #include "wire/json_writer.h"
 
 namespace ddbd::server::http {
@@ -181,7 +182,8 @@ void ReportRequest(Service& service, const Operation& operation, OpContext& ctx,
 HttpReply Answer(Service& service, const Operation& operation, OpContext& ctx, const Request& req,
                  std::string_view reply_type) {
   std::chrono::milliseconds delay{0};
-  Result<std::string> result = [&] {
+  Result<std::string> result = [&]() -> Result<std::string> {
+    DDBD_RETURN_IF_ERROR(CheckResourcePolicies(ctx, operation.name, req));
     if (service.faults().empty()) return Dispatch(operation, ctx, req);
     std::optional<faults::Fault> fault =
         service.faults().Decide(RequestFactsOf(ctx, operation.name, req));
@@ -267,6 +269,8 @@ HttpReply Route(Service& service, HttpRequest& request, const Operation* operati
   Result<std::string> scope = RequestScope(service, request, credentials);
   if (!scope.ok()) return ErrorReply(reply_type, scope.error());
   OpContext ctx(service, std::move(scope).value(), std::move(region), request.host);
+  if (*identity)
+    ctx.set_caller("arn:aws:iam::" + std::string(kAccountId) + ":user/" + credentials.access_key);
   return Answer(service, *operation, ctx, Request{body}, reply_type);
 }
 

@@ -3,8 +3,10 @@
 // checks and normalizes documents). Revisions are the epoch milliseconds of their change,
 // strictly increasing; a change within 15 seconds of the previous one is refused, as DynamoDB
 // refuses it (ResourceInUseException for 2 seconds, ThrottlingException after). Policies are
-// stored, returned and dropped with their table; they are not evaluated (see COMPATIBILITY).
+// stored, returned and dropped with their table; with --credentials their explicit denies are
+// enforced (server/resource_access.h).
 #include "policies/policy_document.h"
+#include "policies/policy_evaluation.h"
 #include "portability/job_naming.h"
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
@@ -142,6 +144,7 @@ struct PolicyRequest {
   std::string_view arn;
   std::optional<std::string_view> policy;
   std::optional<std::string_view> expected_revision;
+  bool confirm_remove_self = false;  // ConfirmRemoveSelfResourceAccess
 };
 
 Result<PolicyRequest> ReadPolicyRequest(wire::JsonObject body, bool with_policy) {
@@ -153,6 +156,8 @@ Result<PolicyRequest> ReadPolicyRequest(wire::JsonObject body, bool with_policy)
     if (!in.policy) errors.NotNull("policy");
   }
   DDBD_ASSIGN_OR_RETURN(in.expected_revision, wire::GetString(body, "ExpectedRevisionId"));
+  DDBD_ASSIGN_OR_RETURN(auto confirm, wire::GetBool(body, "ConfirmRemoveSelfResourceAccess"));
+  in.confirm_remove_self = confirm.value_or(false);
   if (const auto& expected = in.expected_revision) {
     if (expected->empty()) errors.LengthAtLeast(*expected, "expectedRevisionId", 1);
     if (expected->size() > 255) errors.LengthAtMost(*expected, "expectedRevisionId", 255);
@@ -186,6 +191,14 @@ Result<std::string> PutResourcePolicy(OpContext& ctx, const Request& req) {
       std::string document,
       policies::NormalizePolicy(*in.policy, target.stream_label ? policies::PolicyTarget::kStream
                                                                 : policies::PolicyTarget::kTable));
+  // With --credentials, a policy that would deny its own author further changes needs
+  // ConfirmRemoveSelfResourceAccess.
+  if (!ctx.caller().empty() && !in.confirm_remove_self &&
+      policies::ExplicitlyDenies(document,
+                                 {ctx.caller(), "dynamodb:PutResourcePolicy", target.arn})) {
+    return Error::AccessDenied(
+        "The new resource policy will not allow you to update the resource policy in the future.");
+  }
   const int64_t now = ctx.NowMs();
   std::string revision;
   auto changed = ctx.catalog().Modify(target.table->id, [&](TableDef& table) -> Status {

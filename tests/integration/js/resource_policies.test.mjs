@@ -1,13 +1,18 @@
 // Resource-based policies through the JavaScript SDK: PutResourcePolicy, GetResourcePolicy and
 // DeleteResourcePolicy on tables and streams, CreateTable's ResourcePolicy, DynamoDB's
 // normalized documents, revisions, ExpectedRevisionId, the 15-second pause after a change
-// (observed with the server's clock frozen and moved), the validation errors, and policies
-// kept across a kill -9 and dropped with their table.
+// (observed with the server's clock frozen and moved), the validation errors, policies kept
+// across a kill -9 and dropped with their table, and — with --credentials — explicit denies
+// enforced and ConfirmRemoveSelfResourceAccess.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
-  CreateTableCommand, DeleteResourcePolicyCommand, DeleteTableCommand, GetResourcePolicyCommand,
-  PutResourcePolicyCommand, UpdateTableCommand,
+  CreateTableCommand, DeleteResourcePolicyCommand, DeleteTableCommand, DynamoDBClient,
+  GetItemCommand, GetResourcePolicyCommand, PutItemCommand, PutResourcePolicyCommand, QueryCommand,
+  UpdateTableCommand,
 } from "@aws-sdk/client-dynamodb";
 import { startDdbd } from "./ddbd.mjs";
 
@@ -166,4 +171,69 @@ test("streams have policies of their own; CreateTable's policy; kill -9; dropped
   await rejects(get(arnOf("Streamed")), "PolicyNotFoundException");
   await client.send(new UpdateTableCommand({ TableName: "Streamed",
     StreamSpecification: { StreamEnabled: true, StreamViewType: "KEYS_ONLY" } }));
+});
+
+test("with --credentials, an explicit deny is enforced for the principals it names", async () => {
+  const directory = mkdtempSync(join(tmpdir(), "ddbd-js-policies-"));
+  const file = join(directory, "credentials");
+  writeFileSync(file, "ALICE alice-secret\nBOB bob-secret\n");
+  const guarded = await startDdbd("--credentials", file);
+  const as = (accessKeyId) => new DynamoDBClient({
+    endpoint: guarded.endpoint, region: "us-east-1", maxAttempts: 1,
+    credentials: { accessKeyId, secretAccessKey: accessKeyId === "ALICE" ? "alice-secret" : "bob-secret" } });
+  const alice = as("ALICE");
+  const bob = as("BOB");
+  try {
+    const arn = arnOf("Guarded");
+    await alice.send(new CreateTableCommand({
+      TableName: "Guarded", BillingMode: "PAY_PER_REQUEST",
+      KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+      AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" },
+                             { AttributeName: "owner", AttributeType: "S" }],
+      GlobalSecondaryIndexes: [{ IndexName: "ByOwner", Projection: { ProjectionType: "ALL" },
+                                 KeySchema: [{ AttributeName: "owner", KeyType: "HASH" }] }],
+      ResourcePolicy: policy("Guarded", [
+        { Sid: "NoWritesForBob", Effect: "Deny",
+          Principal: { AWS: "arn:aws:iam::000000000000:user/BOB" },
+          Action: ["dynamodb:PutItem", "dynamodb:Query"], Resource: [arn, `${arn}/index/*`] },
+        { Sid: "Conditional", Effect: "Deny", Principal: "*", Action: "dynamodb:GetItem",
+          Resource: arn, Condition: { Bool: { "aws:SecureTransport": "false" } } }]) }));
+    const item = { pk: { S: "a" }, owner: { S: "alice" } };
+    await alice.send(new PutItemCommand({ TableName: "Guarded", Item: item }));
+    await rejects(bob.send(new PutItemCommand({ TableName: "Guarded", Item: item })),
+                  "AccessDeniedException",
+                  "User: arn:aws:iam::000000000000:user/BOB is not authorized to perform: " +
+                  `dynamodb:PutItem on resource: ${arn} with an explicit deny in a ` +
+                  "resource-based policy");
+    await rejects(bob.send(new QueryCommand({ TableName: "Guarded", IndexName: "ByOwner",
+                                              KeyConditionExpression: "#o = :o",
+                                              ExpressionAttributeNames: { "#o": "owner" },
+                                              ExpressionAttributeValues: { ":o": { S: "alice" } } })),
+                  "AccessDeniedException",
+                  "User: arn:aws:iam::000000000000:user/BOB is not authorized to perform: " +
+                  `dynamodb:Query on resource: ${arn}/index/ByOwner with an explicit deny in a ` +
+                  "resource-based policy");
+    // Not denied: another action, and a statement with a condition (not evaluated).
+    const { Item } = await bob.send(new GetItemCommand({ TableName: "Guarded", Key: { pk: { S: "a" } } }));
+    assert.deepEqual(Item, item);
+
+    await alice.send(new CreateTableCommand({
+      TableName: "Locked", BillingMode: "PAY_PER_REQUEST",
+      KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+      AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }] }));
+    const lockout = policy("Locked", [{ Effect: "Deny", Principal: { AWS: "000000000000" },
+                                        Action: "dynamodb:*ResourcePolicy", Resource: arnOf("Locked") }]);
+    await rejects(alice.send(new PutResourcePolicyCommand({ ResourceArn: arnOf("Locked"), Policy: lockout })),
+                  "AccessDeniedException",
+                  "The new resource policy will not allow you to update the resource policy in the future.");
+    await alice.send(new PutResourcePolicyCommand({ ResourceArn: arnOf("Locked"), Policy: lockout,
+                                                    ConfirmRemoveSelfResourceAccess: true }));
+    await rejects(alice.send(new GetResourcePolicyCommand({ ResourceArn: arnOf("Locked") })),
+                  "AccessDeniedException");
+  } finally {
+    alice.destroy();
+    bob.destroy();
+    await guarded.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
 });
