@@ -1,7 +1,7 @@
 // Every operation of the JavaScript SDK's DynamoDB client reaches a handler: sent with an empty
 // input, each answers anything but UnknownOperationException — except the operations ddbd does
 // not have yet, listed here, which must answer exactly that (so this list shrinks as they come).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as sdk from "@aws-sdk/client-dynamodb";
 import { startDdbd } from "./ddbd.mjs";
@@ -14,19 +14,9 @@ const NOT_YET = new Set([
   "UpdateTableReplicaAutoScaling",
 ]);
 
-let server, client;
-
-before(async () => {
-  server = await startDdbd();
-  client = server.client();
-});
-
-after(async () => {
-  client.destroy();
-  await server.stop();
-});
-
 test("every SDK operation but the listed ones reaches a handler", async () => {
+  const server = await startDdbd();
+  const client = server.client();
   const operations = Object.keys(sdk)
     .filter((name) => name.endsWith("Command") && typeof sdk[name] === "function")
     .map((name) => name.slice(0, -"Command".length)).sort();
@@ -39,5 +29,7 @@ test("every SDK operation but the listed ones reaches a handler", async () => {
       if (error.name === "UnknownOperationException") unknown.push(operation);
     }
   }
+  client.destroy();
+  await server.stop();
   assert.deepEqual(unknown, [...NOT_YET].sort());
 });
