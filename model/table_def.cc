@@ -119,4 +119,9 @@ std::string_view ProjectionTypeName(ProjectionType type) {
   return "ALL";
 }
 
+bool IsAccountId(std::string_view text) {
+  return text.size() == 12 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 }  // namespace ddbd

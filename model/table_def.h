@@ -140,13 +140,15 @@ enum class StreamViewType : uint8_t {
 std::string_view StreamViewTypeName(StreamViewType type);
 
 // A resource-based policy (PutResourcePolicy) of a table or stream: its document as
-// GetResourcePolicy returns it (normalized) and its RevisionId, the epoch milliseconds of the
-// change that made it. After DeleteResourcePolicy the document is empty and the revision is
-// the deletion's.
+// GetResourcePolicy returns it (normalized), its RevisionId (a number: the epoch milliseconds
+// of the change that made it, raised past the previous revision when the clock has not moved
+// on) and when that change was. After DeleteResourcePolicy the document is empty and the
+// revision is the deletion's.
 struct ResourcePolicy {
   std::string document;
-  std::string revision_id;
+  int64_t revision = 0;
   int64_t changed_ms = 0;
+  std::string RevisionId() const { return std::to_string(revision); }
   bool deleted() const { return document.empty(); }
   friend bool operator==(const ResourcePolicy&, const ResourcePolicy&) = default;
 };
@@ -238,6 +240,8 @@ struct TableDef {
 };
 
 inline constexpr std::string_view kAccountId = "000000000000";
+// Whether `text` has an AWS account id's shape: twelve digits.
+bool IsAccountId(std::string_view text);
 
 // True when `name` matches [a-zA-Z0-9_.-]+, the character set of table and index names.
 bool IsValidResourceName(std::string_view name);

@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "model/table_def.h"
 #include "wire/json_writer.h"
 
 namespace ddbd::policies {
@@ -26,11 +27,6 @@ Error Invalid(std::string_view what) {
 constexpr std::array<std::string_view, 4> kStreamActions = {
     "dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator",
     "dynamodb:ListStreams"};
-
-bool IsAccountId(std::string_view text) {
-  return text.size() == 12 &&
-         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 // Any JSON value as it is (minified); `account_ids_as_roots` writes a 12-digit string as
 // the account's root ARN (a principal's value).

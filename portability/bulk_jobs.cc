@@ -25,12 +25,6 @@ Compression CompressionOf(const BulkRecord& record) {
                                         : Compression::kNone;
 }
 
-// "ValidationException": an error's exception name, as a FailureCode.
-std::string FailureCodeOf(const Error& error) {
-  const std::string_view type = ErrorInfoFor(error.code()).type;
-  return std::string(type.substr(type.find('#') + 1));
-}
-
 }  // namespace
 
 struct BulkJobs::Run {
@@ -127,13 +121,15 @@ void BulkJobs::Step(std::shared_ptr<Run> run) {
     auto objects = store_.List(record.bucket, record.key_prefix.value_or(""));
     if (!objects.ok()) return Finish(run, JobStatus::kFailed, objects.error());
     uint64_t total = 0;
+    bool over_limits = objects->size() > kMaxInputObjects;
     for (const auto& object : *objects) {
-      if (object.size > kMaxInputObjectBytes || objects->size() > kMaxInputObjects) {
-        return Finish(run, JobStatus::kFailed,
-                      Error::Validation("The input exceeds the limits of one bulk operation: "
-                                        "50,000 objects of 5 GB each at most"));
-      }
+      over_limits = over_limits || object.size > kMaxInputObjectBytes;
       total += object.size;
+    }
+    if (over_limits) {
+      return Finish(run, JobStatus::kFailed,
+                    Error::Validation("The input exceeds the limits of one bulk operation: "
+                                      "50,000 objects of 5 GB each at most"));
     }
     record.total_bytes = static_cast<int64_t>(total);
     run->objects = std::move(*objects);
@@ -286,7 +282,7 @@ void BulkJobs::Finish(std::shared_ptr<Run> run, JobStatus status, std::optional<
   record.status = status;
   record.end_ms = clock_.NowMs();
   if (failure) {
-    record.failure_code = FailureCodeOf(*failure);
+    record.failure_code = std::string(failure->name());
     record.failure_message = failure->message();
   } else if (status == JobStatus::kCancelled) {
     record.failure_code = "BulkOperationCancelled";

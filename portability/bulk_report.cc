@@ -24,12 +24,6 @@ void WritePointer(wire::JsonWriter& out, const BulkRecord& record, std::string_v
   out.Key("itemIndex").Int(static_cast<int64_t>(index)).EndObject();
 }
 
-// "ValidationException": the exception's name without its namespace.
-std::string_view ExceptionName(ErrorCode code) {
-  const std::string_view type = ErrorInfoFor(code).type;
-  return type.substr(type.find('#') + 1);
-}
-
 std::string PartName(std::string_view folder, int64_t part) {
   char number[16];
   std::snprintf(number, sizeof number, "%05lld", static_cast<long long>(part));
@@ -78,7 +72,7 @@ void AddErrorLine(BulkRecord& record, std::string_view object_key, size_t index,
   wire::JsonWriter out;
   out.BeginObject();
   WritePointer(out, record, object_key, index);
-  out.Key("errorCode").String(ExceptionName(error.code()));
+  out.Key("errorCode").String(error.name());
   out.Key("errorMessage").String(error.message());
   out.EndObject();
   record.pending_errors.push_back(out.Take());

@@ -49,8 +49,9 @@ struct Slot {
   std::string partition_value;
 };
 
-// The requests of a BatchWriteItem or BatchGetItem, table by table in request order.
-std::vector<Slot> BatchSlots(OpContext& ctx, const Request& req, bool write) {
+// The requests of a BatchWriteItem or BatchGetItem, table by table in request order; their
+// partition values only when `values` asks for them.
+std::vector<Slot> BatchSlots(OpContext& ctx, const Request& req, bool write, bool values) {
   std::vector<Slot> slots;
   auto items = wire::Member(req.body, "RequestItems");
   JsonObject tables;
@@ -75,14 +76,15 @@ std::vector<Slot> BatchSlots(OpContext& ctx, const Request& req, bool write) {
           if (auto found = wire::Member(body, kind == "PutRequest" ? "Item" : "Key")) key = *found;
         }
       }
-      slots.push_back(Slot{std::string(table), entry, PartitionValue(ctx, table, key)});
+      slots.push_back(Slot{std::string(table), entry,
+                           values ? PartitionValue(ctx, table, key) : std::string()});
     }
   }
   return slots;
 }
 
-// The actions of a TransactWriteItems or TransactGetItems.
-std::vector<Slot> TransactionSlots(OpContext& ctx, const Request& req) {
+// The actions of a TransactWriteItems or TransactGetItems (partition values as BatchSlots).
+std::vector<Slot> TransactionSlots(OpContext& ctx, const Request& req, bool values) {
   std::vector<Slot> slots;
   auto items = wire::Member(req.body, "TransactItems");
   wire::JsonArray list;
@@ -96,7 +98,7 @@ std::vector<Slot> TransactionSlots(OpContext& ctx, const Request& req) {
         if (inner.get_object().get(body) != simdjson::SUCCESS) continue;
         slot.table = std::string(StringMember(body, "TableName"));
         auto key = wire::Member(body, kind == "Put" ? "Item" : "Key");
-        if (key) slot.partition_value = PartitionValue(ctx, slot.table, *key);
+        if (key && values) slot.partition_value = PartitionValue(ctx, slot.table, *key);
       }
     }
     slots.push_back(std::move(slot));
@@ -172,7 +174,7 @@ void WriteRequestItems(wire::JsonWriter& out, const Request& req, const std::vec
 Result<std::string> DispatchPartialBatch(const Operation& operation, OpContext& ctx,
                                          const Request& req, const faults::Fault& fault) {
   const bool write = operation.name == "BatchWriteItem";
-  const std::vector<Slot> slots = BatchSlots(ctx, req, write);
+  const std::vector<Slot> slots = BatchSlots(ctx, req, write, /*values=*/true);
   std::vector<std::string> values;
   for (const Slot& slot : slots) values.push_back(slot.partition_value);
   const std::vector<size_t> chosen = faults::ChooseRequests(fault, values);
@@ -222,7 +224,7 @@ Result<std::string> DispatchPartialBatch(const Operation& operation, OpContext& 
 // TransactionCanceledException with TransactionConflict for the chosen actions: the rule's
 // partition value's, else the positions it lists, else the first.
 Error CancelledByConflict(OpContext& ctx, const Request& req, const faults::Fault& fault) {
-  const std::vector<Slot> slots = TransactionSlots(ctx, req);
+  const std::vector<Slot> slots = TransactionSlots(ctx, req, /*values=*/true);
   std::vector<CancellationReason> reasons(std::max<size_t>(slots.size(), 1));
   bool any = false;
   auto conflict = [&](size_t i) {
@@ -244,8 +246,8 @@ Error CancelledByConflict(OpContext& ctx, const Request& req, const faults::Faul
 
 }  // namespace
 
-faults::RequestFacts RequestFactsOf(OpContext& ctx, std::string_view operation,
-                                    const Request& req) {
+faults::RequestFacts RequestFactsOf(OpContext& ctx, std::string_view operation, const Request& req,
+                                    bool with_partition_values) {
   faults::RequestFacts facts;
   facts.operation = std::string(operation);
   facts.namespace_name = Service::NamespaceOfScope(ctx.scope());
@@ -255,19 +257,22 @@ faults::RequestFacts RequestFactsOf(OpContext& ctx, std::string_view operation,
   if (!table.empty()) {
     facts.tables.emplace_back(table);
     for (std::string_view member : {"Key", "Item"}) {
+      if (!with_partition_values) break;
       if (auto value = wire::Member(req.body, member)) {
         facts.partition_values.push_back(PartitionValue(ctx, table, *value));
       }
     }
   }
   std::vector<Slot> slots;
-  if (IsBatch(operation)) slots = BatchSlots(ctx, req, operation == "BatchWriteItem");
-  if (IsTransaction(operation)) slots = TransactionSlots(ctx, req);
+  if (IsBatch(operation)) {
+    slots = BatchSlots(ctx, req, operation == "BatchWriteItem", with_partition_values);
+  }
+  if (IsTransaction(operation)) slots = TransactionSlots(ctx, req, with_partition_values);
   for (Slot& slot : slots) {
     if (std::find(facts.tables.begin(), facts.tables.end(), slot.table) == facts.tables.end()) {
       facts.tables.push_back(slot.table);
     }
-    facts.partition_values.push_back(std::move(slot.partition_value));
+    if (with_partition_values) facts.partition_values.push_back(std::move(slot.partition_value));
   }
   return facts;
 }

@@ -15,8 +15,10 @@
 
 namespace ddbd::server {
 
-// The operation, namespace, tables, index and partition-key values of a request.
-faults::RequestFacts RequestFactsOf(OpContext& ctx, std::string_view operation, const Request& req);
+// The operation, namespace, tables, index and — unless `with_partition_values` is false (a
+// check that needs only the tables) — partition-key values of a request.
+faults::RequestFacts RequestFactsOf(OpContext& ctx, std::string_view operation, const Request& req,
+                                    bool with_partition_values = true);
 
 // The request's answer under `fault`. A delay is not waited here: it is returned in `delay`
 // for the HTTP layer to wait without holding a thread.

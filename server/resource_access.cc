@@ -15,7 +15,7 @@ Error DenialOf(std::string_view caller, std::string_view action, std::string_vie
 
 Status CheckResourcePolicies(OpContext& ctx, std::string_view operation, const Request& req) {
   if (ctx.caller().empty()) return OkStatus();
-  faults::RequestFacts facts = RequestFactsOf(ctx, operation, req);
+  faults::RequestFacts facts = RequestFactsOf(ctx, operation, req, /*with_partition_values=*/false);
   for (std::string_view member : {"ResourceArn", "TableArn"}) {
     std::string_view arn;
     if (req.body[member].get(arn) == simdjson::SUCCESS) facts.tables.emplace_back(arn);

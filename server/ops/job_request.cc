@@ -20,11 +20,6 @@ bool IsBucketName(std::string_view name) {
                      [](char c) { return IsAlnum(c) || c == '.' || c == '-' || c == '_'; });
 }
 
-bool IsAccountId(std::string_view owner) {
-  return owner.size() == 12 &&
-         std::all_of(owner.begin(), owner.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 }  // namespace
 
 Result<S3Location> ReadS3Location(wire::JsonObject object, std::string_view path_prefix,

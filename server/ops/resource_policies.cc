@@ -73,10 +73,12 @@ Result<PolicyTarget> ResolveTarget(OpContext& ctx, std::string_view arn) {
   return target;
 }
 
-// The policy slot of the target in `table` (a copy being modified).
-Result<std::optional<ResourcePolicy>*> SlotOf(TableDef& table, const PolicyTarget& target) {
+// The policy slot of the target in `table`: a TableDef being modified, or the const one a
+// read looks at.
+template <typename Table>
+auto SlotOf(Table& table, const PolicyTarget& target) -> Result<decltype(&table.policy)> {
   if (!target.stream_label) return &table.policy;
-  for (StreamSpec& stream : table.streams) {
+  for (auto& stream : table.streams) {
     if (stream.Label() == *target.stream_label) return &stream.policy;
   }
   return Error::ResourceNotFound("Requested resource not found: Stream: " + *target.stream_label +
@@ -98,18 +100,18 @@ Status CheckExpectedRevision(const std::optional<std::string_view>& expected,
                                  "Requested policy update expecting none to be present for "
                                  "table " +
                                  table_name + ", but a policy exists with revision id " +
-                                 current->revision_id + ".");
+                                 current->RevisionId() + ".");
   }
   if (!Live(current)) {
     return Error::PolicyNotFound(prefix + "Requested update for policy with revision id " +
                                  std::string(*expected) + ", but table " + table_name +
                                  " has no associated policy.");
   }
-  if (current->revision_id == *expected) return OkStatus();
+  if (current->RevisionId() == *expected) return OkStatus();
   return Error::PolicyNotFound(prefix + "Requested update for policy with revision id " +
                                std::string(*expected) +
                                ", but the policy associated to target table " + table_name +
-                               " has revision id " + current->revision_id + ".");
+                               " has revision id " + current->RevisionId() + ".");
 }
 
 // DynamoDB's pause after a change of a policy.
@@ -135,9 +137,8 @@ Status CheckQuiet(const std::optional<ResourcePolicy>& current, const PolicyTarg
 // A new revision: the change's time, after every earlier revision of the slot.
 ResourcePolicy Revision(const std::optional<ResourcePolicy>& current, std::string document,
                         int64_t now) {
-  int64_t revision = now;
-  if (current) revision = std::max<int64_t>(revision, std::stoll(current->revision_id) + 1);
-  return ResourcePolicy{std::move(document), std::to_string(revision), now};
+  const int64_t revision = current ? std::max(now, current->revision + 1) : now;
+  return ResourcePolicy{std::move(document), revision, now};
 }
 
 struct PolicyRequest {
@@ -206,12 +207,12 @@ Result<std::string> PutResourcePolicy(OpContext& ctx, const Request& req) {
     DDBD_ASSIGN_OR_RETURN(std::optional<ResourcePolicy> * slot, SlotOf(table, target));
     DDBD_RETURN_IF_ERROR(CheckExpectedRevision(in.expected_revision, *slot, table.name));
     if (Live(*slot) && (*slot)->document == document) {  // the same policy: nothing changes
-      revision = (*slot)->revision_id;
+      revision = (*slot)->RevisionId();
       return OkStatus();
     }
     DDBD_RETURN_IF_ERROR(CheckQuiet(*slot, target, table.name, now));
     *slot = Revision(*slot, std::move(document), now);
-    revision = (*slot)->revision_id;
+    revision = (*slot)->RevisionId();
     return OkStatus();
   });
   if (!changed.ok()) return std::move(changed).error();
@@ -221,12 +222,11 @@ Result<std::string> PutResourcePolicy(OpContext& ctx, const Request& req) {
 Result<std::string> GetResourcePolicy(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(PolicyRequest in, ReadPolicyRequest(req.body, /*with_policy=*/false));
   DDBD_ASSIGN_OR_RETURN(PolicyTarget target, ResolveTarget(ctx, in.arn));
-  TableDef table = *target.table;
-  DDBD_ASSIGN_OR_RETURN(std::optional<ResourcePolicy> * slot, SlotOf(table, target));
+  DDBD_ASSIGN_OR_RETURN(const std::optional<ResourcePolicy>* slot, SlotOf(*target.table, target));
   if (!Live(*slot)) return Error::PolicyNotFound(std::string(kNotFound) + target.arn);
   wire::JsonWriter out;
   out.BeginObject().Key("Policy").String((*slot)->document);
-  out.Key("RevisionId").String((*slot)->revision_id).EndObject();
+  out.Key("RevisionId").String((*slot)->RevisionId()).EndObject();
   return out.Take();
 }
 
@@ -247,7 +247,7 @@ Result<std::string> DeleteResourcePolicy(OpContext& ctx, const Request& req) {
     const bool live = Live(*slot);
     ResourcePolicy tombstone = Revision(*slot, std::string(), now);
     // A deleted policy answers its own revision; deleting again answers the new tombstone's.
-    revision = live ? (*slot)->revision_id : tombstone.revision_id;
+    revision = live ? (*slot)->RevisionId() : tombstone.RevisionId();
     *slot = std::move(tombstone);
     return OkStatus();
   });

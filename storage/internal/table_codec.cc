@@ -266,13 +266,13 @@ bool DecodeIndex(std::string_view bytes, IndexDef& index) {
 
 void WritePolicy(ByteWriter& w, const ResourcePolicy& policy) {
   w.Bytes(policy.document);
-  w.Bytes(policy.revision_id);
+  w.SignedVarint(policy.revision);
   w.SignedVarint(policy.changed_ms);
 }
 
 void ReadPolicy(ByteReader& in, ResourcePolicy& policy) {
   policy.document = std::string(in.Bytes());
-  policy.revision_id = std::string(in.Bytes());
+  policy.revision = in.SignedVarint();
   policy.changed_ms = in.SignedVarint();
 }
 

@@ -168,8 +168,8 @@ TEST(TableCodecTest, RoundTripsEveryField) {
   table.streams = {{50, StreamViewType::kOldImage, 1700000000123, false},
                    {51, StreamViewType::kNewAndOldImages, 1700000000999, true}};
   table.streams[1].policy =
-      ResourcePolicy{R"({"Version":"2012-10-17"})", "1700000001000", 1700000001000};
-  table.policy = ResourcePolicy{"", "1700000002000", 1700000002000};  // deleted
+      ResourcePolicy{R"({"Version":"2012-10-17"})", 1700000001000, 1700000001000};
+  table.policy = ResourcePolicy{"", 1700000002000, 1700000002000};  // deleted
   IndexDef global;
   global.id = 43;
   global.name = "ByRegionAndDay";
