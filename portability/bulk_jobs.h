@@ -32,6 +32,7 @@
 #include "portability/bulk_record.h"
 #include "storage/catalog.h"
 #include "storage/database.h"
+#include "wire/json_reader.h"
 
 namespace ddbd::portability {
 
@@ -43,10 +44,10 @@ class BulkJobs {
     Item item;
     storage::ItemWrite write;
   };
-  // Checks a record (the JSON text of its object) as a PutItem of it into `table` would be
-  // checked; returns the write or the record's ValidationException.
+  // Checks a record (its JSON object) as a PutItem of it into `table` would be checked;
+  // returns the write or the record's ValidationException.
   using Preparer = std::function<Result<PreparedPut>(std::shared_ptr<const TableDef> table,
-                                                     std::string_view record)>;
+                                                     wire::JsonObject record)>;
   // Adds what one committed write cost the table and its indexes to `usage`.
   using Meter = std::function<void(const TableDef& table, const storage::WriteOutcome& outcome,
                                    BulkUsage& usage)>;

@@ -50,7 +50,7 @@ std::string JsonRecord(const AttributeMap& record) {
 
 std::optional<BulkRecordReader::Record> BulkRecordReader::Next() {
   if (ended_) return std::nullopt;
-  Result<std::optional<std::string>> next =
+  Result<std::optional<wire::JsonObject>> next =
       format_ == Format::kIon ? NextIonStruct() : NextJsonLine();
   if (next.ok() && !*next) {
     ended_ = true;
@@ -62,28 +62,32 @@ std::optional<BulkRecordReader::Record> BulkRecordReader::Next() {
     ended_ = true;
     record.json = std::move(next).error();
   } else {
-    record.json = std::move(**next);
+    record.json = **next;
   }
   return record;
 }
 
-Result<std::optional<std::string>> BulkRecordReader::NextJsonLine() {
+Result<std::optional<wire::JsonObject>> BulkRecordReader::NextJsonLine() {
   std::optional<std::string_view> line = portability::NextJsonLine(text_, line_begin_);
-  if (!line) return std::optional<std::string>();
-  Result<simdjson::dom::element> item = JsonLineItem(parser_, *line);
-  if (!item.ok()) return std::move(item).error();
-  return std::optional<std::string>(*line);
+  if (!line) return std::optional<wire::JsonObject>();
+  DDBD_ASSIGN_OR_RETURN(wire::JsonObject record, JsonLineRecord(parser_, *line));
+  return std::optional<wire::JsonObject>(record);
 }
 
-Result<std::optional<std::string>> BulkRecordReader::NextIonStruct() {
+Result<std::optional<wire::JsonObject>> BulkRecordReader::NextIonStruct() {
   DDBD_ASSIGN_OR_RETURN(std::optional<AttributeValue> value, ion_.Next());
-  if (!value) return std::optional<std::string>();
+  if (!value) return std::optional<wire::JsonObject>();
   if (value->type() != AttributeType::kM) return UnreadableRecord("the value is not a struct");
   const auto item = value->map().find("Item");
   if (item == value->map().end() || item->second.type() != AttributeType::kM) {
     return UnreadableRecord("the struct has no Item");
   }
-  return std::optional<std::string>(JsonRecord(value->map()));
+  const std::string json = JsonRecord(value->map());
+  wire::JsonObject record;
+  if (parser_.parse(json.data(), json.size()).get(record) != simdjson::SUCCESS) {
+    return UnreadableRecord("the struct is not DynamoDB JSON");  // text not UTF-8: refused before
+  }
+  return std::optional<wire::JsonObject>(record);
 }
 
 }  // namespace ddbd::portability

@@ -17,8 +17,8 @@ Status ReadJsonLines(std::string_view text, const std::function<void(size_t, Res
   size_t pos = 0;
   while (std::optional<std::string_view> line = NextJsonLine(text, pos)) {
     const size_t index = records++;
-    DDBD_ASSIGN_OR_RETURN(simdjson::dom::element item, JsonLineItem(parser, *line));
-    visit(index, wire::ParseAttributeMap(item));
+    DDBD_ASSIGN_OR_RETURN(simdjson::dom::object record, JsonLineRecord(parser, *line));
+    visit(index, wire::ParseAttributeMap(record["Item"].value_unsafe()));
   }
   return OkStatus();
 }
@@ -147,7 +147,7 @@ std::optional<std::string_view> NextJsonLine(std::string_view text, size_t& pos)
   return std::nullopt;
 }
 
-Result<simdjson::dom::element> JsonLineItem(simdjson::dom::parser& parser, std::string_view line) {
+Result<simdjson::dom::object> JsonLineRecord(simdjson::dom::parser& parser, std::string_view line) {
   simdjson::dom::object object;
   simdjson::dom::element item;
   if (parser.parse(line.data(), line.size()).get(object) != simdjson::SUCCESS) {
@@ -156,7 +156,7 @@ Result<simdjson::dom::element> JsonLineItem(simdjson::dom::parser& parser, std::
   if (object["Item"].get(item) != simdjson::SUCCESS || !item.is_object()) {
     return UnreadableRecord("the line has no Item");
   }
-  return item;
+  return object;
 }
 
 }  // namespace ddbd::portability

@@ -5,7 +5,7 @@
 // attributes take the type of their AttributeDefinitions, every other column is a String,
 // and an empty field is no attribute).
 //
-// Entry points: ImportFormat, ReadObjectItems, NextJsonLine, JsonLineItem.
+// Entry points: ImportFormat, ReadObjectItems, NextJsonLine, JsonLineRecord.
 #pragma once
 
 #include <simdjson.h>
@@ -40,10 +40,11 @@ Status ReadObjectItems(const ImportFormat& format, std::string_view text,
                        size_t& records);
 
 // What the readers of DYNAMODB_JSON lines (this one and bulk_reader.h) share: the next line
-// with anything but blanks in it (`pos` moves past it), nullopt at the end; and a line's Item
-// object, or why the line cannot be read (not a JSON object, no Item object).
+// with anything but blanks in it (`pos` moves past it), nullopt at the end; and a line as a
+// JSON object with an Item object (valid until `parser` parses again), or why the line cannot
+// be read (not a JSON object, no Item object).
 std::optional<std::string_view> NextJsonLine(std::string_view text, size_t& pos);
-Result<simdjson::dom::element> JsonLineItem(simdjson::dom::parser& parser, std::string_view line);
+Result<simdjson::dom::object> JsonLineRecord(simdjson::dom::parser& parser, std::string_view line);
 // The ValidationException of a record that cannot be read at all.
 Error UnreadableRecord(std::string_view what);
 

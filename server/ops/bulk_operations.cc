@@ -234,12 +234,7 @@ Result<BulkRecord> NamedOperation(OpContext& ctx, wire::JsonObject body, bool ca
 }  // namespace
 
 Result<portability::BulkJobs::PreparedPut> PrepareBulkPut(std::shared_ptr<const TableDef> table,
-                                                          std::string_view record) {
-  thread_local simdjson::dom::parser parser;
-  simdjson::dom::object object;
-  if (parser.parse(record.data(), record.size()).get(object) != simdjson::SUCCESS) {
-    return Error::Validation("Unexpected record format: the record is not a JSON object");
-  }
+                                                          wire::JsonObject object) {
   wire::ConstraintErrors errors;
   DDBD_ASSIGN_OR_RETURN(std::optional<Item> item, ReadAttributeMap(object, "Item", "item", errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());

@@ -75,7 +75,7 @@ Result<PrimaryKey> CheckImportedItem(const TableDef& table, const Item& item);
 // A bulk operation's record checked as a PutItem of it (portability::BulkJobs::Preparer), and
 // the usage a committed write adds (BulkJobs::Meter).
 Result<portability::BulkJobs::PreparedPut> PrepareBulkPut(std::shared_ptr<const TableDef> table,
-                                                          std::string_view record);
+                                                          wire::JsonObject record);
 void MeterBulkPut(const TableDef& table, const storage::WriteOutcome& outcome,
                   portability::BulkUsage& usage);
 

@@ -33,15 +33,9 @@ void CheckIonRoundTrip(const Item& item) {
 
 void CheckBulkRecords(BulkRecordReader::Format format, std::string_view text) {
   BulkRecordReader reader(format, text);
-  simdjson::dom::parser parser;
   while (auto record = reader.Next()) {
-    if (!record->json.ok()) continue;
-    simdjson::dom::object object;
     simdjson::dom::object item;
-    if (parser.parse(*record->json).get(object) != simdjson::SUCCESS ||
-        object["Item"].get(item) != simdjson::SUCCESS) {
-      std::abort();
-    }
+    if (record->json.ok() && (*record->json)["Item"].get(item) != simdjson::SUCCESS) std::abort();
   }
 }
 
