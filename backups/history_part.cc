@@ -7,7 +7,7 @@ Status HistoryPart::Contribute(const storage::ItemChange& change,
                                storage::WriteBatchBuilder& batch) const {
   const TableDef& table = *change.write.table;
   if (table.pitr_history_id == 0 || change.Unchanged()) return OkStatus();
-  batch.AppendHistory(table.pitr_history_id, clock_.NowMs(), change.old_encoding);
+  batch.AppendHistory(table.pitr_history_id, change.time_ms, change.old_encoding);
   return OkStatus();
 }
 

@@ -50,6 +50,9 @@ constexpr ErrorInfo kErrors[] = {
      MessageMember::kLowerCase},
     {ErrorCode::kPolicyNotFound, "com.amazonaws.dynamodb.v20120810#PolicyNotFoundException", 400,
      MessageMember::kLowerCase},
+    {ErrorCode::kGlobalTableNotFound,
+     "com.amazonaws.dynamodb.v20120810#GlobalTableNotFoundException", 400,
+     MessageMember::kLowerCase},
     {ErrorCode::kAccessDenied, "com.amazon.coral.service#AccessDeniedException", 400,
      MessageMember::kUpperCase},
     {ErrorCode::kResourceInUse, "com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400,
@@ -191,6 +194,10 @@ Error Error::ImportConflict(std::string message) {
 
 Error Error::PolicyNotFound(std::string message) {
   return Error(ErrorCode::kPolicyNotFound, std::move(message));
+}
+
+Error Error::GlobalTableNotFound(std::string message) {
+  return Error(ErrorCode::kGlobalTableNotFound, std::move(message));
 }
 
 Error Error::AccessDenied(std::string message) {

@@ -36,6 +36,7 @@ enum class ErrorCode : uint8_t {
   kImportNotFound,
   kImportConflict,
   kPolicyNotFound,
+  kGlobalTableNotFound,
   kAccessDenied,
   kResourceInUse,
   kLimitExceeded,
@@ -57,7 +58,7 @@ enum class ErrorCode : uint8_t {
   kExpiredIterator,
   kTrimmedDataAccess,
 };
-inline constexpr size_t kErrorCodeCount = 39;
+inline constexpr size_t kErrorCodeCount = 40;
 
 // How the message is carried in the error body: DynamoDB spells the member differently per
 // exception, and some exceptions have no message at all.
@@ -117,6 +118,7 @@ class Error {
   static Error ImportNotFound(std::string message);
   static Error ImportConflict(std::string message);
   static Error PolicyNotFound(std::string message);
+  static Error GlobalTableNotFound(std::string message);
   static Error AccessDenied(std::string message);
   static Error ResourceInUse(std::string message);
   static Error LimitExceeded(std::string message);

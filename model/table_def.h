@@ -11,6 +11,7 @@
 
 #include "model/attribute_value.h"
 #include "model/primary_key.h"
+#include "model/replication.h"
 
 namespace ddbd {
 
@@ -216,6 +217,8 @@ struct TableDef {
   std::optional<RestoreSource> restored_from;
   // The table's resource-based policy (PutResourcePolicy, CreateTable's ResourcePolicy).
   std::optional<ResourcePolicy> policy;
+  // The global table this table is a replica of; nullopt for a regional table.
+  std::optional<ReplicationGroup> replication;
 
   std::string Arn() const;
   // The ARN of one of its streams.

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "model/log.h"
+#include "replication/stamps_part.h"
 #include "server/ops/ops.h"
 
 namespace ddbd::server {
@@ -18,6 +19,7 @@ constexpr Operation kOperations[] = {
     {"BatchWriteItem", ops::BatchWriteItem},
     {"CancelBulkOperation", ops::CancelBulkOperation},
     {"CreateBackup", ops::CreateBackup},
+    {"CreateGlobalTable", ops::CreateGlobalTable},
     {"CreateTable", ops::CreateTable},
     {"DeleteBackup", ops::DeleteBackup},
     {"DeleteItem", ops::DeleteItem},
@@ -29,9 +31,12 @@ constexpr Operation kOperations[] = {
     {"DescribeContributorInsights", ops::DescribeContributorInsights},
     {"DescribeEndpoints", ops::DescribeEndpoints},
     {"DescribeExport", ops::DescribeExport},
+    {"DescribeGlobalTable", ops::DescribeGlobalTable},
+    {"DescribeGlobalTableSettings", ops::DescribeGlobalTableSettings},
     {"DescribeImport", ops::DescribeImport},
     {"DescribeLimits", ops::DescribeLimits},
     {"DescribeTable", ops::DescribeTable},
+    {"DescribeTableReplicaAutoScaling", ops::DescribeTableReplicaAutoScaling},
     {"DescribeTimeToLive", ops::DescribeTimeToLive},
     {"ExecuteStatement", ops::ExecuteStatement},
     {"ExecuteTransaction", ops::ExecuteTransaction},
@@ -43,6 +48,7 @@ constexpr Operation kOperations[] = {
     {"ListBulkOperations", ops::ListBulkOperations},
     {"ListContributorInsights", ops::ListContributorInsights},
     {"ListExports", ops::ListExports},
+    {"ListGlobalTables", ops::ListGlobalTables},
     {"ListImports", ops::ListImports},
     {"ListTables", ops::ListTables},
     {"ListTagsOfResource", ops::ListTagsOfResource},
@@ -60,8 +66,11 @@ constexpr Operation kOperations[] = {
     {"UntagResource", ops::UntagResource},
     {"UpdateContinuousBackups", ops::UpdateContinuousBackups},
     {"UpdateContributorInsights", ops::UpdateContributorInsights},
+    {"UpdateGlobalTable", ops::UpdateGlobalTable},
+    {"UpdateGlobalTableSettings", ops::UpdateGlobalTableSettings},
     {"UpdateItem", ops::UpdateItem},
     {"UpdateTable", ops::UpdateTable},
+    {"UpdateTableReplicaAutoScaling", ops::UpdateTableReplicaAutoScaling},
     {"UpdateTimeToLive", ops::UpdateTimeToLive},
 };
 
@@ -106,9 +115,29 @@ const Operation* FindOperation(std::string_view target) {
   return nullptr;
 }
 
+namespace {
+
+// Multi-Region strong consistency: the changes a request made to such a table reach its
+// other replicas before it is answered.
+void ReplicateStrongWrites(OpContext& ctx) {
+  for (uint64_t table_id : replication::TakeStrongWrites()) {
+    auto table = ctx.catalog().FindById(table_id);
+    if (!table) continue;
+    Status replicated = ctx.service().replicator().CatchUp(*table);
+    if (!replicated.ok()) {
+      log::Warning("global table %s: %s", table->name.c_str(),
+                   replicated.error().message().c_str());
+    }
+  }
+}
+
+}  // namespace
+
 Result<std::string> Dispatch(const Operation& operation, OpContext& ctx, const Request& req) {
   try {
-    return operation.handler(ctx, req);
+    Result<std::string> answer = operation.handler(ctx, req);
+    ReplicateStrongWrites(ctx);
+    return answer;
   } catch (const std::exception& e) {
     log::Error("%.*s failed: %s", static_cast<int>(operation.name.size()), operation.name.data(),
                e.what());

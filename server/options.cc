@@ -110,6 +110,10 @@ constexpr std::string_view kUsage = R"(Usage: ddbd [options]
                         control API: namespaces, the clock, TTL sweeps)
   --gsi-lag-ms N        make GSIs eventually consistent: an index entry becomes visible
                         to Query and Scan N ms (by the server's clock) after its write
+  --replication-delay-ms N
+                        how long, by the server's clock, a change of a global table's
+                        replica takes to reach the other replicas (default 100; the
+                        regions are namespaces with --isolate region)
   --enforce-capacity    throttle as DynamoDB does: provisioned RCU/WCU with 300 s of
                         burst, on-demand maximums, 3,000 RCU / 1,000 WCU per partition
                         key value per second (refilled by the server's clock)
@@ -312,6 +316,8 @@ std::vector<Option> BehaviourOptions() {
                 [](CommandLine& cl, int v) { cl.service.ttl_interval = milliseconds(v); }),
       IntOption({"--gsi-lag-ms"}, 0, 86'400'000,
                 [](CommandLine& cl, int v) { cl.service.gsi_lag_ms = v; }),
+      IntOption({"--replication-delay-ms"}, 0, 86'400'000,
+                [](CommandLine& cl, int v) { cl.service.replication_delay = milliseconds(v); }),
       IntOption({"--background-threads"}, 1, 64,
                 [](CommandLine& cl, int v) { cl.service.background_threads = size_t(v); }),
       IntOption({"--vector-index-allocation-ms"}, 0, 3'600'000,

@@ -56,14 +56,13 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
       vectors_(options_.vector_search, executor_),
       vector_source_(db),
       index_part_(catalog),
-      stream_part_(clock_),
       expiry_part_(catalog),
-      history_part_(clock_),
       backfills_(db, catalog, index_part_, executor_,
                  index::BackfillTiming{options_.vector_allocation, options_.vector_build_minimum,
                                        options_.transient_status_delay}),
       ttl_(db, catalog, clock_, executor_, options_.ttl_interval),
       retention_(db, catalog, clock_, executor_, options_.ttl_interval),
+      replicator_(db, catalog, clock_, executor_, options_.replication_delay),
       client_tokens_(clock_),
       capacity_(options_.enforce_capacity ? std::make_unique<capacity::CapacityGovernor>()
                                           : nullptr),
@@ -76,6 +75,8 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
       executor_(BackgroundThreads(options_.background_threads)) {
   index_part_.SetVectorListener(
       [this](vector::EntryChange change) { vectors_.Apply(std::move(change)); });
+  db_.SetClock(clock_);
+  db_.AddWritePart(&stamps_part_);  // first: a replicated change it refuses costs nothing more
   db_.AddWritePart(&index_part_);
   imports_.SetItemCheck(ops::CheckImportedItem);
   bulk_operations_.SetHooks(ops::PrepareBulkPut, ops::MeterBulkPut);
@@ -96,6 +97,7 @@ void Service::StartBackground(std::optional<std::string> graph_dir) {
   ttl_.Resume();
   ttl_.Start();
   retention_.Start();
+  replicator_.Start(std::chrono::milliseconds(25));
   backups::StartHistoryRetention(db_, catalog_, clock_, executor_, options_.ttl_interval);
   portability::ExportJobs::StartRetention(db_, clock_, executor_, options_.ttl_interval);
 }

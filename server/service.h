@@ -26,6 +26,8 @@
 #include "portability/bulk_jobs.h"
 #include "portability/export_jobs.h"
 #include "portability/import_jobs.h"
+#include "replication/replicator.h"
+#include "replication/stamps_part.h"
 #include "server/credentials.h"
 #include "server/metrics.h"
 #include "server/s3_endpoint.h"
@@ -101,6 +103,9 @@ struct ServiceOptions {
   bool enforce_capacity = false;
   // GSI entries become visible to reads this long after their write (--gsi-lag-ms; 0: at once).
   int64_t gsi_lag_ms = 0;
+  // How long after a change of a global table's replica the other replicas get it
+  // (--replication-delay-ms), by the service clock.
+  std::chrono::milliseconds replication_delay{100};
   // The local S3 of exports, imports and bulk operations: a directory (--s3-root; by default
   // s3/ in the data directory), or memory when empty (--in-memory).
   std::string s3_root;
@@ -152,6 +157,8 @@ class Service {
   const index::GsiLag* gsi_lag() const { return gsi_lag_.get(); }
   // What GET /metrics reports.
   Metrics& metrics() { return metrics_; }
+  // Replication between the replicas of global tables.
+  replication::Replicator& replicator() { return replicator_; }
   // TransactWriteItems' ClientRequestTokens of the last ten minutes.
   transactions::ClientTokens& client_tokens() { return client_tokens_; }
 
@@ -197,6 +204,7 @@ class Service {
   // The executor's tasks use everything below it, so it is destroyed (stopped) first.
   vector::VectorIndexes vectors_;
   VectorEntrySource vector_source_;
+  replication::StampsPart stamps_part_;
   index::EntriesPart index_part_;
   streams::RecordsPart stream_part_;
   ttl::ExpiryPart expiry_part_;
@@ -204,6 +212,7 @@ class Service {
   index::Backfills backfills_;
   ttl::Sweeper ttl_;
   streams::Retention retention_;
+  replication::Replicator replicator_;
   transactions::ClientTokens client_tokens_;
   faults::FaultInjector faults_;
   std::unique_ptr<capacity::CapacityGovernor> capacity_;

@@ -97,6 +97,26 @@ void BatchBuilder::DeleteExpiry(const AttributeValue& expiry) {
   batch_.Delete(impl_.catalog, ExpiryKey(expiry));
 }
 
+std::string BatchBuilder::StampKey() const {
+  std::string key = CatalogPrefix(kStampPrefix, table_->id);
+  EncodeKeyValue(key_->partition, key);
+  if (key_->sort) EncodeKeyValue(*key_->sort, key);
+  return key;
+}
+
+Result<std::optional<std::string>> BatchBuilder::ReplicaStamp() {
+  std::string stored;
+  rocksdb::Status status =
+      impl_.db->Get(rocksdb::ReadOptions(), impl_.catalog, StampKey(), &stored);
+  if (status.IsNotFound()) return std::optional<std::string>();
+  if (!status.ok()) return StorageError(status);
+  return std::optional<std::string>(std::move(stored));
+}
+
+void BatchBuilder::PutReplicaStamp(std::string_view stamp) {
+  batch_.Put(impl_.catalog, StampKey(), rocksdb::Slice(stamp.data(), stamp.size()));
+}
+
 void BatchBuilder::AfterCommit(std::function<void()> notify) {
   notifications_.push_back(std::move(notify));
 }

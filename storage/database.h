@@ -23,6 +23,7 @@
 
 #include "model/attribute_sink.h"
 #include "model/attribute_value.h"
+#include "model/clock.h"
 #include "model/key_range.h"
 #include "model/result.h"
 #include "model/table_def.h"
@@ -108,6 +109,9 @@ class Database {
   // Registers a subsystem that follows item writes (indexes, streams, Time to Live).
   // REQUIRES: called before any write; `part` outlives the database.
   void AddWritePart(const WritePart* part);
+  // The clock whose reading is each WriteItems call's time (ItemChange::time_ms); the
+  // system's by default. REQUIRES: called before any write; `clock` outlives the database.
+  void SetClock(const Clock& clock);
 
   // ---- Catalog.
   Result<std::vector<TableDef>> LoadTables();

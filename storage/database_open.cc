@@ -234,6 +234,8 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
 
 void Database::AddWritePart(const WritePart* part) { impl_->parts.push_back(part); }
 
+void Database::SetClock(const Clock& clock) { impl_->clock = &clock; }
+
 uint64_t Database::LatestSequence() const { return impl_->db->GetLatestSequenceNumber(); }
 
 Status Database::Health() const {

@@ -18,7 +18,8 @@ struct StreamRecord {
   uint64_t sequence = 0;
   StreamEvent event = StreamEvent::kInsert;
   int64_t time_ms = 0;
-  bool by_ttl = false;  // a Time to Live deletion (DynamoDB names the service as its author)
+  bool by_ttl = false;      // a Time to Live deletion (DynamoDB names the service as its author)
+  bool replicated = false;  // a change another replica of a global table made first
   Item keys;
   std::optional<Item> new_image;  // as the stream's view type asks
   std::optional<Item> old_image;
@@ -31,6 +32,7 @@ struct StreamRecordDraft {
   StreamEvent event = StreamEvent::kInsert;
   int64_t time_ms = 0;
   bool by_ttl = false;
+  bool replicated = false;
   Item keys;
   std::string_view new_image;
   std::string_view old_image;

@@ -200,7 +200,7 @@ Status Database::DropTableData(const TableDef& table) {
   for (const auto& index : table.indexes) {
     batch.DeleteRange(impl_->indexes, TablePrefix(index.id), TablePrefix(index.id + 1));
   }
-  for (char prefix : {kCollectionPrefix, kExpiryPrefix}) {
+  for (char prefix : {kCollectionPrefix, kExpiryPrefix, kStampPrefix}) {
     batch.DeleteRange(impl_->catalog, CatalogPrefix(prefix, table.id),
                       CatalogPrefix(prefix, table.id + 1));
   }

@@ -44,6 +44,12 @@ struct Mutation {
   }
 };
 
+// Where and when a change of a global table's item was first made.
+struct ReplicaOrigin {
+  int64_t time_ms = 0;
+  std::string region;
+};
+
 // One item write of a WriteItems call. `compute` gets the current item (if any) and decides;
 // it must be free of side effects: it runs under the item's lock and storage may run it
 // again or discard what it returns.
@@ -63,6 +69,9 @@ struct ItemWrite {
   // alone instead of failing the call: the other writes commit (a bulk put's conditional
   // records). A part's refusal still fails the call.
   bool failure_skips_write = false;
+  // Set on a write that replicates another replica's change of a global table: when and in
+  // which region the change was first made (what last-writer-wins compares).
+  std::optional<ReplicaOrigin> replicated_from;
 };
 
 // A write that stores `item` (nullopt deletes) whatever was there, needing only the old
@@ -113,12 +122,19 @@ struct IndexEntry {
 // One item's change as the parts see it, after its write computed and before the batch is
 // committed.
 struct ItemChange {
-  ItemChange(const ItemWrite& write, const WriteOutcome& outcome, std::string_view old_encoding,
-             std::string_view new_encoding)
-      : write(write), outcome(outcome), old_encoding(old_encoding), new_encoding(new_encoding) {}
+  ItemChange(const ItemWrite& write, const WriteOutcome& outcome, int64_t time_ms,
+             std::string_view old_encoding, std::string_view new_encoding)
+      : write(write),
+        outcome(outcome),
+        time_ms(time_ms),
+        old_encoding(old_encoding),
+        new_encoding(new_encoding) {}
 
   const ItemWrite& write;
   const WriteOutcome& outcome;
+  // The time of the whole WriteItems call (the database's clock, read once): every record of
+  // one call carries the same time.
+  int64_t time_ms;
   // The stored encodings of the old and the new item: opaque bytes a part may store again
   // (an ALL-projected index entry, a stream image) without encoding the item twice. Empty
   // when there is no such item.
@@ -158,6 +174,10 @@ class WriteBatchBuilder {
   // Records the change's item as it was before the change (`old_encoding`, empty when
   // absent) at `at_ms` in the point-in-time recovery history `history_id`.
   virtual void AppendHistory(uint64_t history_id, int64_t at_ms, std::string_view old_encoding) = 0;
+  // The last-writer-wins stamp of the change's item in a global table (opaque bytes the
+  // replication module owns; kept after the item is deleted), or nullopt when it has none.
+  virtual Result<std::optional<std::string>> ReplicaStamp() = 0;
+  virtual void PutReplicaStamp(std::string_view stamp) = 0;
   // Runs `notify` once the batch is committed, while the items' locks are still held (so
   // listeners see changes of one item in commit order). Dropped when the call aborts.
   virtual void AfterCommit(std::function<void()> notify) = 0;

@@ -65,7 +65,7 @@ void Compute(const ItemWrite& write, Pending& pending, WriteOutcome& outcome) {
 
 // Phase "contribute": the item itself, its statistics, and every part's records.
 Status Contribute(Database::Impl& impl, const ItemWrite& write, Pending& pending,
-                  WriteOutcome& outcome, BatchBuilder& batch) {
+                  WriteOutcome& outcome, int64_t time_ms, BatchBuilder& batch) {
   if (outcome.failure || write.check_only) return OkStatus();
   if (!outcome.new_item && !outcome.existed) return OkStatus();  // absent stays absent
   batch.BeginItem(*write.table, write.key);
@@ -78,7 +78,7 @@ Status Contribute(Database::Impl& impl, const ItemWrite& write, Pending& pending
       write.table->id,
       TableStats{(outcome.new_item ? 1 : 0) - (outcome.existed ? 1 : 0),
                  static_cast<int64_t>(outcome.new_size) - static_cast<int64_t>(outcome.old_size)});
-  const ItemChange change{write, outcome,
+  const ItemChange change{write, outcome, time_ms,
                           outcome.existed
                               ? std::string_view(pending.stored.data(), pending.stored.size())
                               : std::string_view(),
@@ -146,10 +146,11 @@ Result<std::vector<WriteOutcome>> Database::WriteItems(std::vector<ItemWrite> wr
   // Phases "read", "compute", "contribute", item by item.
   BatchBuilder batch(*impl_);
   std::vector<WriteOutcome> outcomes(writes.size());
+  const int64_t time_ms = impl_->clock->NowMs();
   for (size_t i = 0; i < writes.size(); ++i) {
     DDBD_RETURN_IF_ERROR(ReadOld(*impl_, writes[i], pending[i], outcomes[i]));
     Compute(writes[i], pending[i], outcomes[i]);
-    DDBD_RETURN_IF_ERROR(Contribute(*impl_, writes[i], pending[i], outcomes[i], batch));
+    DDBD_RETURN_IF_ERROR(Contribute(*impl_, writes[i], pending[i], outcomes[i], time_ms, batch));
   }
   // Phase "verdict": nothing has been written yet. Whatever the verdict, a call with a
   // failed write never commits (its records may be partial).

@@ -84,6 +84,19 @@ Result<int64_t> AsLong(JsonValue value) {
   }
 }
 
+Result<double> AsDouble(JsonValue value) {
+  switch (value.type()) {
+    case element_type::INT64:
+      return static_cast<double>(int64_t(value.get_int64()));
+    case element_type::UINT64:
+      return static_cast<double>(uint64_t(value.get_uint64()));
+    case element_type::DOUBLE:
+      return double(value.get_double());
+    default:
+      return Mismatch(value, "Double");
+  }
+}
+
 Result<bool> AsBool(JsonValue value) {
   if (value.type() == element_type::BOOL) return bool(value.get_bool());
   if (value.type() == element_type::STRING) {
@@ -132,6 +145,9 @@ Result<std::optional<int64_t>> GetLong(JsonObject object, std::string_view name)
 }
 Result<std::optional<bool>> GetBool(JsonObject object, std::string_view name) {
   return GetMember<bool>(object, name, AsBool);
+}
+Result<std::optional<double>> GetDouble(JsonObject object, std::string_view name) {
+  return GetMember<double>(object, name, AsDouble);
 }
 Result<std::optional<JsonObject>> GetObject(JsonObject object, std::string_view name) {
   return GetMember<JsonObject>(object, name, AsObject);

@@ -22,6 +22,9 @@ std::optional<JsonValue> Member(JsonObject object, std::string_view name);
 
 Result<std::string_view> AsString(JsonValue value);
 Result<int64_t> AsLong(JsonValue value);
+// A Double member: any JSON number (a string is refused, as Jackson refuses it for a double
+// in DynamoDB's requests).
+Result<double> AsDouble(JsonValue value);
 Result<bool> AsBool(JsonValue value);
 // A timestamp in epoch seconds (fractions allowed): a JSON number. A string reads as nullopt
 // (how DynamoDB reads one is not recorded); any other type is a SerializationException
@@ -33,6 +36,7 @@ Result<JsonArray> AsArray(JsonValue value);
 Result<std::optional<std::string_view>> GetString(JsonObject object, std::string_view name);
 Result<std::optional<int64_t>> GetLong(JsonObject object, std::string_view name);
 Result<std::optional<bool>> GetBool(JsonObject object, std::string_view name);
+Result<std::optional<double>> GetDouble(JsonObject object, std::string_view name);
 Result<std::optional<JsonObject>> GetObject(JsonObject object, std::string_view name);
 Result<std::optional<JsonArray>> GetArray(JsonObject object, std::string_view name);
 

@@ -38,6 +38,13 @@ struct PageRange {
 PageRange PageAfter(const std::vector<std::string>& keys,
                     const std::optional<std::string_view>& exclusive_start, size_t limit);
 
+// The outcome of a call whose value is not needed: OK or its error.
+template <typename T>
+Status OutcomeOf(Result<T> result) {
+  if (!result.ok()) return std::move(result).error();
+  return OkStatus();
+}
+
 // A fresh TableId (a version-4 UUID).
 std::string NewTableUuid();
 

@@ -10,6 +10,7 @@
 #include "model/log.h"
 #include "server/ops/background_restore.h"
 #include "server/ops/index_updates.h"
+#include "server/ops/replica_changes.h"
 #include "server/ops/transient_status.h"
 
 namespace ddbd::server::ops {
@@ -62,6 +63,7 @@ void ResumeInterruptedWork(Service& service) {
       DropTable(ctx, *table).IgnoreError();  // gone already: nothing to roll back
       continue;
     }
+    SettleReplicas(ctx, *table);
     switch (table->status) {
       case TableStatus::kCreating:
         FinishPhase(ctx, ActivateTable, table->id);

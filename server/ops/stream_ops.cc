@@ -287,7 +287,8 @@ Result<std::string> GetRecords(OpContext& ctx, const Request& req) {
     out.Key("ApproximateCreationDateTime").EpochSeconds(record.time_ms / 1000 * 1000);
     out.Key("Keys");
     wire::WriteAttributeMap(out, record.keys);
-    if (record.new_image) {
+    if (record.new_image && (stream.view_type == StreamViewType::kNewImage ||
+                             stream.view_type == StreamViewType::kNewAndOldImages)) {
       out.Key("NewImage");
       wire::WriteAttributeMap(out, *record.new_image);
     }

@@ -225,6 +225,72 @@ void WriteBillingModeSummary(wire::JsonWriter& out, const TableDef& table) {
   out.EndObject();
 }
 
+// A global table's members: its version, the other replicas (DynamoDB lists the regions
+// other than the one described) with what they override, strong consistency and witnesses.
+void WriteReplica(wire::JsonWriter& out, const TableDef& table, const ReplicaSpec& replica) {
+  out.BeginObject();
+  out.Key("RegionName").String(replica.region);
+  out.Key("ReplicaStatus").String(ReplicaStatusName(replica.status));
+  if (!replica.kms_master_key_id.empty()) {
+    out.Key("KMSMasterKeyId").String(replica.kms_master_key_id);
+  }
+  if (replica.read_capacity_override) {
+    out.Key("ProvisionedThroughputOverride").BeginObject();
+    out.Key("ReadCapacityUnits").Int(*replica.read_capacity_override).EndObject();
+  }
+  if (replica.max_read_request_units_override) {
+    out.Key("OnDemandThroughputOverride").BeginObject();
+    out.Key("MaxReadRequestUnits").Int(*replica.max_read_request_units_override).EndObject();
+  }
+  bool any_gsi = false;
+  for (const auto& index : table.indexes) {
+    if (index.local || index.IsVector()) continue;
+    if (!any_gsi) out.Key("GlobalSecondaryIndexes").BeginArray();
+    any_gsi = true;
+    out.BeginObject().Key("IndexName").String(index.name);
+    for (const auto& settings : replica.indexes) {
+      if (settings.index_name != index.name) continue;
+      if (settings.read_capacity_override) {
+        out.Key("ProvisionedThroughputOverride").BeginObject();
+        out.Key("ReadCapacityUnits").Int(*settings.read_capacity_override).EndObject();
+      }
+      if (settings.max_read_request_units_override) {
+        out.Key("OnDemandThroughputOverride").BeginObject();
+        out.Key("MaxReadRequestUnits").Int(*settings.max_read_request_units_override).EndObject();
+      }
+    }
+    out.EndObject();
+  }
+  if (any_gsi) out.EndArray();
+  if (replica.table_class_override) {
+    out.Key("ReplicaTableClassSummary").BeginObject();
+    out.Key("TableClass").String(*replica.table_class_override);
+    out.Key("LastUpdateDateTime").EpochSeconds(replica.table_class_changed_ms).EndObject();
+  }
+  out.Key("GlobalTableSettingsReplicationMode").String("ENABLED_WITH_OVERRIDES");
+  out.EndObject();
+}
+
+void WriteReplication(wire::JsonWriter& out, const TableDef& table) {
+  const ReplicationGroup& group = *table.replication;
+  out.Key("GlobalTableVersion").String(kGlobalTableVersion);
+  out.Key("Replicas").BeginArray();
+  for (const auto& replica : group.replicas) {
+    if (replica.region != table.region) WriteReplica(out, table, replica);
+  }
+  out.EndArray();
+  if (group.strong_consistency) out.Key("MultiRegionConsistency").String("STRONG");
+  if (!group.witnesses.empty()) {
+    out.Key("GlobalTableWitnesses").BeginArray();
+    for (const auto& witness : group.witnesses) {
+      out.BeginObject().Key("RegionName").String(witness);
+      out.Key("WitnessStatus").String("ACTIVE").EndObject();
+    }
+    out.EndArray();
+  }
+  out.Key("GlobalTableSettingsReplicationMode").String("ENABLED_WITH_OVERRIDES");
+}
+
 }  // namespace
 
 void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
@@ -292,8 +358,23 @@ void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
   WriteIndexes(out, table, /*local=*/true, index_stats);
   WriteIndexes(out, table, /*local=*/false, index_stats);
   WriteVectorIndexes(out, table, index_stats);
+  if (table.replication) WriteReplication(out, table);
   out.Key("DeletionProtectionEnabled").Bool(table.deletion_protection);
   out.EndObject();
+}
+
+std::string_view ReplicaStatusName(ReplicaStatus status) {
+  switch (status) {
+    case ReplicaStatus::kCreating:
+      return "CREATING";
+    case ReplicaStatus::kUpdating:
+      return "UPDATING";
+    case ReplicaStatus::kDeleting:
+      return "DELETING";
+    case ReplicaStatus::kActive:
+      break;
+  }
+  return "ACTIVE";
 }
 
 }  // namespace ddbd::server::ops

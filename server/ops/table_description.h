@@ -21,6 +21,7 @@ void WriteTableDescription(wire::JsonWriter& out, const TableDef& table,
                            std::optional<TableStatus> status = std::nullopt);
 
 std::string_view TableStatusName(TableStatus status);
+std::string_view ReplicaStatusName(ReplicaStatus status);
 
 // A table's KeySchema array ([{AttributeName, KeyType}], HASH first).
 void WriteKeySchema(wire::JsonWriter& out, const TableDef& table);

@@ -1,6 +1,7 @@
 // DescribeTable, DeleteTable and ListTables.
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
+#include "server/ops/replica_changes.h"
 #include "server/ops/table_description.h"
 #include "server/ops/transient_status.h"
 
@@ -71,6 +72,7 @@ Result<std::string> DeleteTable(OpContext& ctx, const Request& req) {
         "deletion protection first.");
   }
   DDBD_RETURN_IF_ERROR(CheckTableChangeable(*table, /*allow_updating=*/true));
+  DDBD_RETURN_IF_ERROR(LeaveGroup(ctx, *table));
   // Rendered before the drop: the statistics go with the table.
   std::string description = RenderDeletedTable(*table, ctx.db().Stats(table->id));
   if (!TransientStatuses(ctx)) {

@@ -208,6 +208,11 @@ Status ApplyStream(const StreamInput& in, bool on_create, uint64_t new_stream_id
         table.streams.empty() ? now_ms : std::max(now_ms, table.streams.back().created_ms + 1);
     table.streams.push_back(StreamSpec{new_stream_id, *in.view_type, created, true});
   } else if (!on_create) {
+    if (table.replication) {
+      return Error::Validation(
+          "One or more parameter values were invalid: Disabling Stream is not allowed for a "
+          "Global Table replica.");
+    }
     if (!table.EnabledStream()) {
       return Error::Validation("Table has no stream to disable: TableName: " + table.name);
     }

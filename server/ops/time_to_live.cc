@@ -7,6 +7,7 @@
 // suites enable and disable TTL on the same table in quick succession.
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
+#include "server/ops/replica_changes.h"
 #include "server/ops/transient_status.h"
 
 namespace ddbd::server::ops {
@@ -74,11 +75,20 @@ Result<std::string> UpdateTimeToLive(OpContext& ctx, const Request& req) {
   auto changed = ctx.catalog().Modify(
       table->id, [&](TableDef& current) { return ApplyTtlChange(current, change); });
   if (!changed.ok()) return std::move(changed).error();
-  if (change.enabled) {
-    ctx.service().ttl().IndexTable(table->id);
-  } else {
-    // Nothing reads the expiries of a table without TTL; enabling it again indexes anew.
-    ctx.db().DropExpiries(table->id).IgnoreError();
+  // A global table's Time to Live is the same in every replica.
+  std::vector<uint64_t> tables = {table->id};
+  for (const auto& replica : ReplicaTables(ctx, *table)) {
+    auto replicated = ctx.catalog().Modify(
+        replica->id, [&](TableDef& current) { return ApplyTtlChange(current, change); });
+    if (replicated.ok()) tables.push_back(replica->id);
+  }
+  for (uint64_t id : tables) {
+    if (change.enabled) {
+      ctx.service().ttl().IndexTable(id);
+    } else {
+      // Nothing reads the expiries of a table without TTL; enabling it again indexes anew.
+      ctx.db().DropExpiries(id).IgnoreError();
+    }
   }
 
   wire::JsonWriter out;

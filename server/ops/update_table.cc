@@ -1,8 +1,11 @@
 // UpdateTable: billing mode, provisioned throughput, deletion protection, table class, SSE,
-// GlobalSecondaryIndexUpdates and VectorIndexUpdates. Stream and replica updates belong to later
-// work and are refused until then.
+// streams, GlobalSecondaryIndexUpdates and VectorIndexUpdates — made in every replica of a
+// global table, as DynamoDB keeps them group-wide, except deletion protection — and the
+// replicas of a global table (ReplicaUpdates, replica_changes.h).
+#include "model/log.h"
 #include "server/ops/index_updates.h"
 #include "server/ops/ops.h"
+#include "server/ops/replica_changes.h"
 #include "server/ops/table_description.h"
 #include "server/ops/table_settings.h"
 #include "server/ops/transient_status.h"
@@ -17,7 +20,14 @@ struct UpdateTableInput {
   std::vector<AttributeDefinition> attribute_definitions;
   std::vector<IndexUpdateInput> index_updates;
   std::vector<VectorIndexUpdateInput> vector_updates;
+  ReplicaUpdatesInput replicas;
   uint64_t new_stream_id = 0;  // allocated when the request enables a stream
+
+  bool ChangesSettings() const {
+    const TableSettingsInput& s = settings;
+    return s.billing_mode || s.throughput || s.on_demand || s.sse || s.table_class ||
+           s.deletion_protection || s.stream || !index_updates.empty() || !vector_updates.empty();
+  }
 };
 
 Result<UpdateTableInput> ParseUpdateTable(OpContext& ctx, wire::JsonObject body) {
@@ -29,14 +39,18 @@ Result<UpdateTableInput> ParseUpdateTable(OpContext& ctx, wire::JsonObject body)
   DDBD_ASSIGN_OR_RETURN(in.settings, ReadTableSettings(body, ctx.region(), errors));
   DDBD_ASSIGN_OR_RETURN(in.index_updates, ReadIndexUpdates(body, errors));
   DDBD_ASSIGN_OR_RETURN(in.vector_updates, ReadVectorIndexUpdates(body, errors));
+  DDBD_ASSIGN_OR_RETURN(in.replicas, ReadReplicaUpdates(body, errors));
   DDBD_RETURN_IF_ERROR(errors.ToStatus());
-  if (wire::Member(body, "ReplicaUpdates")) {
-    return Error::Validation("ReplicaUpdates is not supported by this version of ddbd yet");
+  if (in.replicas.present() && in.ChangesSettings()) {
+    if (in.replicas.strong || !in.replicas.witnesses.empty()) {
+      return Error::Validation(
+          "Requests that modify replicas or witnesses must not also modify other fields");
+    }
+    return Error::Validation(
+        "One or more parameter values were invalid: Replica modification must be the only "
+        "operation in the request");
   }
-  const TableSettingsInput& s = in.settings;
-  if (!s.billing_mode && !s.throughput && !s.on_demand && !s.sse && !s.table_class &&
-      !s.deletion_protection && !s.stream && in.index_updates.empty() &&
-      in.vector_updates.empty()) {
+  if (!in.ChangesSettings() && in.replicas.actions.empty()) {
     return Error::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
@@ -123,42 +137,77 @@ Result<IndexChanges> ApplyUpdate(OpContext& ctx, const UpdateTableInput& in, Tab
   return changes;
 }
 
+// Applies the request to the table with this id, under the catalog's lock (a backfill
+// finishing or a delayed status change meanwhile is not overwritten), and starts what follows:
+// backfills of created indexes, the drop of deleted ones (or the settling after the delay).
+struct Applied {
+  std::shared_ptr<const TableDef> table;
+  IndexChanges changes;
+};
+Result<Applied> ApplyToTable(OpContext& ctx, const UpdateTableInput& in, uint64_t table_id) {
+  const bool delayed = TransientStatuses(ctx);
+  Applied applied;
+  auto apply = [&](TableDef& table) -> Status {
+    DDBD_ASSIGN_OR_RETURN(applied.changes, ApplyUpdate(ctx, in, table));
+    if (delayed) {
+      // UPDATING for a while; deleted indexes stay listed as DELETING (no longer maintained
+      // or readable) until their entries are dropped.
+      table.status = TableStatus::kUpdating;
+      for (const auto& index : applied.changes.deleted) table.indexes.push_back(index);
+    }
+    return OkStatus();
+  };
+  DDBD_ASSIGN_OR_RETURN(applied.table, ctx.catalog().Modify(table_id, apply));
+  const TableDef& table = *applied.table;
+  for (uint64_t index_id : applied.changes.created) StartBackfill(ctx, table.id, index_id);
+  if (!delayed) {
+    for (const auto& index : applied.changes.deleted) DropIndexData(ctx, table, index);
+  } else {
+    AfterTransientDelay(ctx, [id = table.id](OpContext& later) { SettleTableUpdate(later, id); });
+  }
+  return applied;
+}
+
+// The request's group-wide settings, made in the other replicas of a global table too.
+void ApplyToReplicas(OpContext& ctx, const UpdateTableInput& in, const TableDef& table) {
+  UpdateTableInput shared = in;
+  shared.settings.deletion_protection.reset();  // regional
+  shared.settings.stream.reset();               // refused for global tables
+  if (!shared.ChangesSettings()) return;
+  for (const auto& replica : ReplicaTables(ctx, table)) {
+    Result<Applied> applied = ApplyToTable(ctx, shared, replica->id);
+    if (!applied.ok()) {
+      log::Warning("global table %s: the update did not apply in %s: %s", table.name.c_str(),
+                   replica->region.c_str(), applied.error().message().c_str());
+    }
+  }
+}
+
+Result<std::string> UpdateReplicaGroup(OpContext& ctx, const TableDef& table,
+                                       const ReplicaUpdatesInput& in) {
+  DDBD_RETURN_IF_ERROR(CheckReplicaUpdates(
+      table, in, [&](std::string_view region) { return ReplicaTableIn(ctx, table, region); }));
+  return UpdateReplicas(ctx, table, in);
+}
+
 }  // namespace
 
 Result<std::string> UpdateTable(OpContext& ctx, const Request& req) {
   DDBD_ASSIGN_OR_RETURN(UpdateTableInput in, ParseUpdateTable(ctx, req.body));
   DDBD_ASSIGN_OR_RETURN(auto current, ctx.FindTableForControl(in.table_name));
+  if (!in.replicas.actions.empty()) return UpdateReplicaGroup(ctx, *current, in.replicas);
   if (in.settings.stream && in.settings.stream->enabled) {
     DDBD_ASSIGN_OR_RETURN(in.new_stream_id, ctx.catalog().AllocateId());
   }
-  const bool delayed = TransientStatuses(ctx);
-  IndexChanges changes;
-  // Read, checked and changed under the catalog's lock: a backfill finishing or a delayed
-  // status change meanwhile is not overwritten.
-  auto apply = [&](TableDef& table) -> Status {
-    DDBD_ASSIGN_OR_RETURN(changes, ApplyUpdate(ctx, in, table));
-    if (delayed) {
-      // UPDATING for a while; deleted indexes stay listed as DELETING (no longer maintained
-      // or readable) until their entries are dropped.
-      table.status = TableStatus::kUpdating;
-      for (const auto& index : changes.deleted) table.indexes.push_back(index);
-    }
-    return OkStatus();
-  };
-  DDBD_ASSIGN_OR_RETURN(auto stored, ctx.catalog().Modify(current->id, apply));
-  const TableDef& table = *stored;
+  DDBD_ASSIGN_OR_RETURN(Applied applied, ApplyToTable(ctx, in, current->id));
+  const TableDef& table = *applied.table;
+  ApplyToReplicas(ctx, in, table);
+  const IndexChanges& changes = applied.changes;
   const bool indexes_changing = !changes.created.empty() || !changes.deleted.empty();
-
-  for (uint64_t index_id : changes.created) StartBackfill(ctx, table.id, index_id);
   TableDef reported = table;
-  if (!delayed) {
-    // The response still lists deleted indexes, as DELETING; storage forgets them at once.
-    for (const auto& index : changes.deleted) {
-      DropIndexData(ctx, table, index);
-      reported.indexes.push_back(index);
-    }
-  } else {
-    AfterTransientDelay(ctx, [id = table.id](OpContext& later) { SettleTableUpdate(later, id); });
+  if (!TransientStatuses(ctx)) {
+    // The response still lists deleted indexes, as DELETING; storage forgot them at once.
+    for (const auto& index : changes.deleted) reported.indexes.push_back(index);
   }
   wire::JsonWriter out;
   out.BeginObject().Key("TableDescription");

@@ -31,6 +31,8 @@ class BatchBuilder : public WriteBatchBuilder {
   void PutExpiry(const AttributeValue& expiry) override;
   void DeleteExpiry(const AttributeValue& expiry) override;
   void AppendHistory(uint64_t history_id, int64_t at_ms, std::string_view old_encoding) override;
+  Result<std::optional<std::string>> ReplicaStamp() override;
+  void PutReplicaStamp(std::string_view stamp) override;
   void AfterCommit(std::function<void()> notify) override;
 
   // The collection size AddToItemCollection reported for the current item, if any.
@@ -49,6 +51,7 @@ class BatchBuilder : public WriteBatchBuilder {
 
  private:
   std::string ExpiryKey(const AttributeValue& expiry) const;
+  std::string StampKey() const;
 
   Database::Impl& impl_;
   rocksdb::WriteBatch batch_;

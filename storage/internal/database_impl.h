@@ -33,6 +33,7 @@ inline constexpr char kBackupPrefix = 'B';      // B scope \0 backup-id → back
 inline constexpr char kSnapshotPrefix = 'P';    // P scope \0 name → snapshot record
 inline constexpr char kTrimPrefix = 'R';        // R stream-id → last trimmed sequence
 inline constexpr char kExpiryPrefix = 'E';      // E table-id ‖ enc(N) ‖ item key → item's key
+inline constexpr char kStampPrefix = 'G';       // G table-id ‖ item key → replica stamp
 inline constexpr char kJobPrefix = 'J';         // J kind id → a job's record (job_store.cc)
 inline constexpr std::string_view kNextTableIdKey = "N";
 // The last stream sequence number issued: written with every batch that appends records.
@@ -91,6 +92,7 @@ struct Database::Impl {
   std::string path;
   std::atomic<uint64_t> ingest_files{0};
   std::vector<const WritePart*> parts;
+  const Clock* clock = &Clock::System();  // the time of each WriteItems call
   int64_t item_collection_limit = 0;
 
   std::array<std::mutex, kLockStripes> item_locks;

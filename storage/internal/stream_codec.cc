@@ -9,6 +9,7 @@ namespace ddbd::storage {
 namespace {
 
 constexpr uint8_t kByTtl = 1;
+constexpr uint8_t kReplicated = 2;
 constexpr uint8_t kHasNew = 1;
 constexpr uint8_t kHasOld = 2;
 
@@ -20,7 +21,7 @@ std::string EncodeStreamRecord(const StreamRecordDraft& record) {
   std::string out;
   ByteWriter w(out);
   w.Byte(static_cast<uint8_t>(record.event));
-  w.Byte(record.by_ttl ? kByTtl : 0);
+  w.Byte((record.by_ttl ? kByTtl : 0) | (record.replicated ? kReplicated : 0));
   w.SignedVarint(record.time_ms);
   w.Varint(record.size_bytes);
   w.Bytes(EncodeItem(record.keys));
@@ -37,7 +38,9 @@ Result<StreamRecord> DecodeStreamRecord(uint64_t sequence, std::string_view byte
   const uint8_t event = in.Byte();
   if (event < 1 || event > 3) return Corrupt();
   record.event = static_cast<StreamEvent>(event);
-  record.by_ttl = (in.Byte() & kByTtl) != 0;
+  const uint8_t flags = in.Byte();
+  record.by_ttl = (flags & kByTtl) != 0;
+  record.replicated = (flags & kReplicated) != 0;
   record.time_ms = in.SignedVarint();
   record.size_bytes = in.Varint();
   DDBD_ASSIGN_OR_RETURN(record.keys, DecodeItem(in.Bytes()));

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "storage/internal/binary_io.h"
+#include "storage/internal/replication_codec.h"
 
 namespace ddbd::storage {
 namespace {
@@ -36,6 +37,7 @@ enum Field : uint64_t {
   kTtlIndexed = 24,           // written once the expiry keyspace holds every item (TTL enabled)
   kContributorInsights = 25,  // written once Contributor Insights has been configured
   kPolicy = 26,               // written once a resource-based policy has been put
+  kReplication = 27,          // global tables: the replication group (replication_codec.cc)
 };
 
 // Stored on disk: never renumber.
@@ -340,6 +342,7 @@ std::string EncodeTableDef(const TableDef& t) {
     WritePolicy(w, *t.policy);
     fields.Put(kPolicy, payload);
   }
+  if (t.replication) fields.Put(kReplication, EncodeReplication(*t.replication));
   return out;
 }
 
@@ -460,6 +463,8 @@ std::optional<bool> DecodeCompositeField(uint64_t field, std::string_view payloa
     case kPolicy:
       ReadPolicy(in, t.policy.emplace());
       break;
+    case kReplication:
+      return DecodeReplication(payload, t.replication.emplace());
     case kIndex:
       return DecodeIndex(payload, t.indexes.emplace_back());
     default:

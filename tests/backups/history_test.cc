@@ -19,6 +19,7 @@ using ddbd::testing::TempDb;
 class HistoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    temp_.db().SetClock(clock_);
     temp_.AddWritePart(&part_);
     TableDef table;
     ASSERT_OK_AND_ASSIGN(table.id, temp_.catalog().AllocateId());
@@ -56,7 +57,7 @@ class HistoryTest : public ::testing::Test {
   }
 
   ManualClock clock_{1000};
-  HistoryPart part_{clock_};
+  HistoryPart part_;
   TempDb temp_;
   std::shared_ptr<const TableDef> table_;
 };

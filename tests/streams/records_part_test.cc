@@ -52,9 +52,12 @@ Status Delete(storage::Database& db, const TableDef& table, PrimaryKey key) {
 
 class RecordsPartTest : public ::testing::Test {
  protected:
-  RecordsPartTest() { temp.AddWritePart(&part); }
+  RecordsPartTest() {
+    temp.db().SetClock(clock);
+    temp.AddWritePart(&part);
+  }
   ManualClock clock{1'700'000'000'000};
-  RecordsPart part{clock};
+  RecordsPart part;
   TempDb temp;
 };
 
