@@ -332,7 +332,8 @@ Result<std::string> UpdateReplicas(OpContext& ctx, const TableDef& table,
   for (const auto& action : in.actions) {
     ReplicaSpec* spec = reported.replication ? reported.replication->Find(action.region) : nullptr;
     if (action.kind == Kind::kCreate && spec) spec->status = ReplicaStatus::kCreating;
-    const ReplicaSpec* before = table.replication ? table.replication->Find(action.region) : nullptr;
+    const ReplicaSpec* before =
+        table.replication ? table.replication->Find(action.region) : nullptr;
     if (action.kind == Kind::kDelete && before) {
       if (spec) *spec = *before;
       if (!spec) reported.replication->replicas.push_back(*before);
