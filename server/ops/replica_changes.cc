@@ -76,6 +76,15 @@ Result<TableDef> ReplicaDefinition(OpContext& ctx, const TableDef& source,
   return replica;
 }
 
+// The table a replica update was asked of: UPDATING → ACTIVE (nothing when it is gone).
+void EndUpdating(OpContext& ctx, uint64_t table_id) {
+  auto ended = ctx.catalog().Modify(table_id, [](TableDef& current) {
+    if (current.status == TableStatus::kUpdating) current.status = TableStatus::kActive;
+    return OkStatus();
+  });
+  ended.IgnoreError();
+}
+
 // CREATING → ACTIVE: the replica in `region`, its table, and the table the request named.
 void ActivateReplica(OpContext& ctx, uint64_t table_id, const std::string& region) {
   auto table = ctx.catalog().FindById(table_id);
@@ -84,13 +93,7 @@ void ActivateReplica(OpContext& ctx, uint64_t table_id, const std::string& regio
   EditGroup(ctx, *table, [&](ReplicationGroup& group) {
     if (ReplicaSpec* spec = group.Find(region)) spec->status = ReplicaStatus::kActive;
   }).IgnoreError();
-  ctx.catalog()
-      .Modify(table_id,
-              [](TableDef& current) {
-                if (current.status == TableStatus::kUpdating) current.status = TableStatus::kActive;
-                return OkStatus();
-              })
-      .IgnoreError();
+  EndUpdating(ctx, table_id);
 }
 
 // The source of a new replica: a stream (NEW_AND_OLD_IMAGES when it has none enabled), the
@@ -160,13 +163,7 @@ void RemoveReplica(OpContext& ctx, uint64_t table_id, const std::string& region)
     std::erase(group.witnesses, region);
   }).IgnoreError();
   if (replica) FinishTableDeletion(ctx, replica->id);
-  ctx.catalog()
-      .Modify(table_id,
-              [](TableDef& current) {
-                if (current.status == TableStatus::kUpdating) current.status = TableStatus::kActive;
-                return OkStatus();
-              })
-      .IgnoreError();
+  EndUpdating(ctx, table_id);
 }
 
 Status DeleteReplica(OpContext& ctx, const TableDef& table, const std::string& region) {
