@@ -55,6 +55,11 @@ Status Replicator::CatchUp(const TableDef& table) {
   return RunLocked(INT64_MAX, &table);
 }
 
+Status Replicator::ApplyBefore(const TableDef& table, int64_t before_ms) {
+  std::lock_guard lock(mutex_);
+  return RunLocked(before_ms - 1, &table);
+}
+
 Status Replicator::Exclusive(const std::function<Status()>& change) {
   std::lock_guard lock(mutex_);
   active_ = true;

@@ -40,6 +40,10 @@ class Replicator {
   // Applies every change of `table`'s replica so far to the others, due or not (the
   // synchronous replication of multi-Region strong consistency).
   Status CatchUp(const TableDef& table);
+  // Applies the changes of `table`'s replica made before `before_ms` to the others: called
+  // before stream retention removes them, so that no change is lost to a clock moved on by
+  // more than the retention period.
+  Status ApplyBefore(const TableDef& table, int64_t before_ms);
   // Runs `change` with no pass in progress (a replica being added or removed).
   Status Exclusive(const std::function<Status()>& change);
   // Where replication from `source` (a replica) to `target` (a new replica, being seeded

@@ -96,6 +96,9 @@ void Service::StartBackground(std::optional<std::string> graph_dir) {
   vectors_.Load(vector_source_, catalog_.AllTables(), graph_dir_);
   ttl_.Resume();
   ttl_.Start();
+  retention_.SetBeforeTrim([this](const TableDef& table, int64_t before_ms) {
+    return replicator_.ApplyBefore(table, before_ms);
+  });
   retention_.Start();
   replicator_.Start(std::chrono::milliseconds(25));
   backups::StartHistoryRetention(db_, catalog_, clock_, executor_, options_.ttl_interval);

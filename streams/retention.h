@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 
 #include "model/clock.h"
 #include "model/executor.h"
@@ -25,6 +26,10 @@ class Retention {
             Executor& executor, std::chrono::milliseconds interval)
       : db_(db), catalog_(catalog), clock_(clock), executor_(executor), interval_(interval) {}
 
+  // Called before the records of a table's stream written before a time are removed (global
+  // tables replicate them first). Set before Start.
+  using BeforeTrim = std::function<Status(const TableDef& table, int64_t before_ms)>;
+  void SetBeforeTrim(BeforeTrim before_trim) { before_trim_ = std::move(before_trim); }
   // Schedules the passes.
   void Start();
   // Removes the records written before `now_ms` − 24 hours. Returns how many went.
@@ -36,6 +41,7 @@ class Retention {
   const Clock& clock_;
   Executor& executor_;
   const std::chrono::milliseconds interval_;
+  BeforeTrim before_trim_;
 };
 
 }  // namespace ddbd::streams

@@ -53,9 +53,13 @@ Result<StreamRef> FindStream(OpContext& ctx, std::string_view arn) {
 // whether or not the periodic pass has come by yet (so a test that moves the clock sees
 // exact results). Returns the stream's trim point: readers positioned before it have missed
 // records.
-Result<uint64_t> TrimNow(OpContext& ctx, const StreamSpec& stream) {
-  DDBD_ASSIGN_OR_RETURN(uint64_t trimmed,
-                        ctx.db().TrimStream(stream.id, ctx.NowMs() - streams::kRetentionMs));
+Result<uint64_t> TrimNow(OpContext& ctx, const TableDef& table, const StreamSpec& stream) {
+  const int64_t before_ms = ctx.NowMs() - streams::kRetentionMs;
+  // A global table's changes reach the other replicas before their records go.
+  if (table.replication) {
+    DDBD_RETURN_IF_ERROR(ctx.service().replicator().ApplyBefore(table, before_ms));
+  }
+  DDBD_ASSIGN_OR_RETURN(uint64_t trimmed, ctx.db().TrimStream(stream.id, before_ms));
   (void)trimmed;  // how many does not matter here, only where the stream now starts
   return ctx.db().StreamTrimPoint(stream.id);
 }
@@ -230,7 +234,7 @@ Result<std::string> GetShardIterator(OpContext& ctx, const Request& req) {
     return Error::Validation("Must not specify a SequenceNumber for shard iterator type " +
                              std::string(*type));
   }
-  DDBD_ASSIGN_OR_RETURN(const uint64_t trim_point, TrimNow(ctx, *ref.stream));
+  DDBD_ASSIGN_OR_RETURN(const uint64_t trim_point, TrimNow(ctx, *ref.table, *ref.stream));
   uint64_t after = trim_point;  // TRIM_HORIZON: the oldest record kept
   if (*type == "LATEST") {
     after = ctx.db().LastStreamSequence();
@@ -267,7 +271,7 @@ Result<std::string> GetRecords(OpContext& ctx, const Request& req) {
   DDBD_RETURN_IF_ERROR(streams::CheckIteratorAge(*position, ctx.NowMs()));
   const StreamSpec& stream = *ref.stream;
   // Records the iterator would read next were trimmed since it was issued.
-  DDBD_ASSIGN_OR_RETURN(const uint64_t trim_point, TrimNow(ctx, stream));
+  DDBD_ASSIGN_OR_RETURN(const uint64_t trim_point, TrimNow(ctx, *ref.table, stream));
   if (position->after < trim_point) return Error::TrimmedDataAccess();
   DDBD_ASSIGN_OR_RETURN(auto records,
                         ctx.db().ReadStream(stream.id, position->after,

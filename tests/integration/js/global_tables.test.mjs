@@ -16,6 +16,9 @@ import {
   UpdateTableCommand, UpdateTableReplicaAutoScalingCommand, UpdateTimeToLiveCommand,
   DescribeTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
+import {
+  DescribeStreamCommand, DynamoDBStreamsClient, GetShardIteratorCommand,
+} from "@aws-sdk/client-dynamodb-streams";
 import { startDdbd } from "./ddbd.mjs";
 
 const DELAY_S = 5;
@@ -314,6 +317,26 @@ test("replication resumes after a kill -9", async () => {
   await put(west, "Durable", "k0", { v: { S: "newer" } });
   await advance(DELAY_S);
   await eventually(async () => (await read(east, "Durable", "k0"))?.v?.S === "newer", "back east");
+});
+
+test("a change is not lost when the clock moves past the stream's retention", async () => {
+  const streams = new DynamoDBStreamsClient({
+    endpoint: server.endpoint, region: "us-east-1", maxAttempts: 1,
+    credentials: { accessKeyId: "AKIDJS", secretAccessKey: "secret" },
+  });
+  try {
+    await put(east, "Durable", "late", { v: { N: "1" } });
+    await advance(25 * 3600);
+    // Reading the stream trims what is past 24 hours at once — after replicating it.
+    const { LatestStreamArn } = await describe(east, "Durable");
+    const { StreamDescription } =
+      await streams.send(new DescribeStreamCommand({ StreamArn: LatestStreamArn }));
+    await streams.send(new GetShardIteratorCommand({ StreamArn: LatestStreamArn,
+      ShardId: StreamDescription.Shards[0].ShardId, ShardIteratorType: "TRIM_HORIZON" }));
+    assert.equal((await read(west, "Durable", "late")).v.N, "1");
+  } finally {
+    streams.destroy();
+  }
 });
 
 test("version 2017.11.29 is refused as DynamoDB refuses it now", async () => {
