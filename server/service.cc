@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "model/utf8.h"
+#include "server/kinesis_endpoint.h"
 #include "server/ops/ops.h"
 
 namespace ddbd::server {
@@ -40,6 +41,10 @@ CredentialScope ParseCredentialScope(std::string_view authorization) {
 
 namespace {
 
+// How soon after a change a Kinesis destination's records are sent, at the latest (when the
+// endpoint keeps up).
+constexpr std::chrono::milliseconds kKinesisDeliveryInterval{100};
+
 size_t BackgroundThreads(size_t configured) {
   if (configured > 0) return configured;
   return std::max<size_t>(2, std::thread::hardware_concurrency());
@@ -64,6 +69,11 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
                                        options_.transient_status_delay}),
       ttl_(db, catalog, clock_, executor_, options_.ttl_interval),
       retention_(db, catalog, clock_, executor_, options_.ttl_interval),
+      kinesis_part_(clock_),
+      kinesis_transport_(!options_.kinesis_endpoint.host.empty()
+                             ? OpenKinesisEndpoint(options_.kinesis_endpoint)
+                             : nullptr),
+      kinesis_publisher_(db, catalog, clock_, executor_, kinesis_transport_.get()),
       client_tokens_(clock_),
       capacity_(options_.enforce_capacity ? std::make_unique<capacity::CapacityGovernor>()
                                           : nullptr),
@@ -86,6 +96,8 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
   db_.AddWritePart(&stream_part_);
   db_.AddWritePart(&expiry_part_);
   db_.AddWritePart(&history_part_);
+  // Without an endpoint nothing would ever deliver the changes: none are captured.
+  if (kinesis_transport_) db_.AddWritePart(&kinesis_part_);
 }
 
 Service::~Service() { executor_.Stop(); }
@@ -96,6 +108,7 @@ void Service::StartBackground(std::optional<std::string> graph_dir) {
   ttl_.Resume();
   ttl_.Start();
   retention_.Start();
+  kinesis_publisher_.Start(kKinesisDeliveryInterval, options_.ttl_interval);
   backups::StartHistoryRetention(db_, catalog_, clock_, executor_, options_.ttl_interval);
   portability::ExportJobs::StartRetention(db_, clock_, executor_, options_.ttl_interval);
 }
