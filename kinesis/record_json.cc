@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <string>
 
 #include "wire/attribute_value_json.h"
 #include "wire/json_writer.h"
@@ -55,8 +56,10 @@ std::string EventIdOf(std::string_view table_uuid, uint64_t records_id, uint64_t
   std::string identity(table_uuid);
   identity += '/' + std::to_string(records_id) + '/' + std::to_string(sequence);
   const std::string hex = Hex(Md5(identity), "%02x");
-  return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-4" + hex.substr(13, 3) + "-" +
-         hex.substr(16, 4) + "-" + hex.substr(20, 12);
+  // Version 4 and RFC 4122's variant, as a random UUID has them.
+  const char variant = "89ab"[std::stoi(hex.substr(16, 1), nullptr, 16) % 4];
+  return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-4" + hex.substr(13, 3) + "-" + variant +
+         hex.substr(17, 3) + "-" + hex.substr(20, 12);
 }
 
 OutgoingRecord RenderRecord(const TableDef& table, uint64_t records_id,

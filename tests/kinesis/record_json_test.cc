@@ -70,8 +70,9 @@ TEST(RecordJsonTest, PartitionKeyIsStablePerItem) {
 
 TEST(RecordJsonTest, EventIdIsAUuidOfTheRecord) {
   const std::string id = EventIdOf("t", 1, 2);
-  EXPECT_TRUE(std::regex_match(id, std::regex("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-"
-                                              "[0-9a-f]{12}")));
+  EXPECT_TRUE(
+      std::regex_match(id, std::regex("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-"
+                                      "[0-9a-f]{12}")));
   EXPECT_EQ(id, EventIdOf("t", 1, 2));
   EXPECT_NE(id, EventIdOf("t", 1, 3));
 }

@@ -243,7 +243,7 @@ async function workload(expected, state, round, items) {
 }
 
 function checkDelivery(records, expected, since, precision, { duplicates = false } = {}) {
-  const eventId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  const eventId = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
   const seen = new Map();
   const byItem = new Map();
   for (const { partitionKey, data } of records) {

@@ -26,12 +26,15 @@ TABLE = "Corpus"
 ITEMS = [{"PK": {"S": f"k{i}"}, "SK": {"N": str(i)}, "v": {"S": "x" * i}} for i in range(20)]
 SIGNED = ("AWS4-HMAC-SHA256 Credential=AKIDTEST/20260101/us-east-1/dynamodb/aws4_request, "
           "SignedHeaders=host, Signature=0")
-# The server's DynamoDB operations (server/dispatch.cc) and the model naming their members.
+# The server's DynamoDB operations (server/dispatch.cc) and the model naming their members
+# (UpdateKinesisStreamingDestination is newer than Debian's botocore model).
 OPERATIONS = {
     "dynamodb": ["BatchExecuteStatement", "BatchGetItem", "BatchWriteItem", "CreateBackup",
                  "CreateTable", "DeleteBackup", "DeleteItem", "DeleteTable", "DescribeBackup",
                  "DescribeContinuousBackups", "DescribeContributorInsights", "DescribeEndpoints",
-                 "DescribeLimits", "DescribeTable", "DescribeTimeToLive", "ExecuteStatement",
+                 "DescribeKinesisStreamingDestination", "DescribeLimits", "DescribeTable",
+                 "DescribeTimeToLive", "DisableKinesisStreamingDestination",
+                 "EnableKinesisStreamingDestination", "ExecuteStatement",
                  "ExecuteTransaction", "GetItem", "ListBackups", "ListContributorInsights",
                  "ListTables", "ListTagsOfResource", "PutItem", "Query", "RestoreTableFromBackup",
                  "RestoreTableToPointInTime",
