@@ -39,7 +39,8 @@ Result<TableDef> RestoredDefinition(const storage::BackupRecord& backup,
   definition.pitr_history_id = 0;
   definition.deletion_protection = false;
   definition.policy.reset();  // a resource-based policy is not restored (streams' go with them)
-  definition.replication.reset();  // a restored table is regional
+  definition.replication.reset();           // a restored table is regional
+  definition.kinesis_destinations.clear();  // nor are Kinesis streaming destinations
   definition.restored_from =
       TableRestoreSource{BackupArn(backup), backup.source.Arn(), target.now_ms};
   for (IndexDef& index : definition.indexes) {

@@ -167,6 +167,26 @@ struct StreamSpec {
   friend bool operator==(const StreamSpec&, const StreamSpec&) = default;
 };
 
+// A Kinesis Data Streams destination of a table (EnableKinesisStreamingDestination). The
+// status DynamoDB reports follows from `enabled`, the last change and how long ago it was
+// (the transient-status delay): ENABLING or UPDATING then ACTIVE, DISABLING then DISABLED.
+// A DISABLED entry is kept, and enabling its stream again reuses it.
+// Stored on disk (catalog): never renumber.
+enum class KinesisChange : uint8_t { kEnable = 1, kDisable = 2, kUpdate = 3 };
+enum class KinesisPrecision : uint8_t { kMillisecond = 1, kMicrosecond = 2 };
+struct KinesisDestination {
+  std::string stream_arn;
+  // Where storage keeps the changes captured for it until they are delivered (an id from
+  // the table-id allocator, read and trimmed as a stream's records).
+  uint64_t records_id = 0;
+  bool enabled = true;  // changes are captured
+  KinesisChange last_change = KinesisChange::kEnable;
+  int64_t changed_ms = 0;
+  // ApproximateCreationDateTimePrecision, once set by a request (absent reads as MILLISECOND).
+  std::optional<KinesisPrecision> precision;
+  friend bool operator==(const KinesisDestination&, const KinesisDestination&) = default;
+};
+
 // Where a restored table came from. Declared outside TableDef because clang cannot use a
 // nested class's default member initialisers (std::optional<T>::emplace()) inside its parent.
 struct TableRestoreSource {
@@ -219,6 +239,9 @@ struct TableDef {
   std::optional<ResourcePolicy> policy;
   // The global table this table is a replica of; nullopt for a regional table.
   std::optional<ReplicationGroup> replication;
+  // Kinesis streaming destinations, least recently enabled first; at most one is enabled.
+  // Not part of DescribeTable, not restored with backups.
+  std::vector<KinesisDestination> kinesis_destinations;
 
   std::string Arn() const;
   // The ARN of one of its streams.
@@ -226,6 +249,13 @@ struct TableDef {
   // The current stream when it is enabled, else nullptr.
   const StreamSpec* EnabledStream() const {
     return !streams.empty() && streams.back().enabled ? &streams.back() : nullptr;
+  }
+  // The destination whose changes are captured, else nullptr.
+  const KinesisDestination* EnabledKinesisDestination() const {
+    for (const auto& destination : kinesis_destinations) {
+      if (destination.enabled) return &destination;
+    }
+    return nullptr;
   }
   // Any index by name (GSI, LSI or vector index).
   const IndexDef* FindIndex(std::string_view index_name) const;

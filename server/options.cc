@@ -55,6 +55,11 @@ constexpr std::string_view kUsage = R"(Usage: ddbd [options]
   --s3-endpoint URL     keep them on an S3-compatible server instead (http://host:port),
                         signed with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY
                         (AWS_SESSION_TOKEN, AWS_REGION)
+  --kinesis-endpoint URL
+                        deliver the changes of tables with a Kinesis streaming
+                        destination to this Kinesis-compatible server (http://host:port),
+                        signed as for --s3-endpoint; without it the destinations' statuses
+                        change but nothing is delivered
   --isolate WHAT        separate tables by the request's credentials:
                         access-key, region, access-key,region or none (default none:
                         every client sees the same tables)
@@ -256,8 +261,16 @@ std::vector<Option> StorageOptions() {
       {{"--s3-endpoint"},
        true,
        [](CommandLine& cl, const std::string&, const std::string& v) -> Status {
-         DDBD_ASSIGN_OR_RETURN(cl.service.s3_endpoint, ParseS3Endpoint(v));
-         ReadS3Credentials(cl.service.s3_endpoint);
+         DDBD_ASSIGN_OR_RETURN(cl.service.s3_endpoint, ParseAwsEndpoint(v, "--s3-endpoint"));
+         ReadAwsCredentials(cl.service.s3_endpoint);
+         return OkStatus();
+       }},
+      {{"--kinesis-endpoint"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) -> Status {
+         DDBD_ASSIGN_OR_RETURN(cl.service.kinesis_endpoint,
+                               ParseAwsEndpoint(v, "--kinesis-endpoint"));
+         ReadAwsCredentials(cl.service.kinesis_endpoint);
          return OkStatus();
        }},
       // Up to 1 GB: the flag exists to lower DynamoDB's 10 GB limit in tests.

@@ -1,30 +1,19 @@
 // An S3 client just large enough for the local S3's four calls.
 #include "server/s3_endpoint.h"
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <chrono>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "server/http/sigv4.h"
 
 namespace ddbd::server {
 namespace {
 
-namespace beast = boost::beast;
-namespace bhttp = beast::http;
-using tcp = boost::asio::ip::tcp;
-
-constexpr auto kTimeout = std::chrono::seconds(60);
 // Objects are read whole (as the directory store reads them); larger ones are refused.
 constexpr uint64_t kMaxObjectBytes = uint64_t{1} << 30;
 
-struct Reply {
-  unsigned status = 0;
-  std::string body;
-};
+using Reply = HttpReply;
 
 std::string XmlUnescape(std::string_view text) {
   std::string out;
@@ -74,7 +63,7 @@ class S3EndpointStore final : public objects::ObjectStore {
   explicit S3EndpointStore(S3Endpoint endpoint) : endpoint_(std::move(endpoint)) {}
 
   Result<bool> HasBucket(std::string_view bucket) override {
-    DDBD_ASSIGN_OR_RETURN(Reply reply, Call(bhttp::verb::head, BucketPath(bucket), ""));
+    DDBD_ASSIGN_OR_RETURN(Reply reply, Call("HEAD", BucketPath(bucket), ""));
     if (reply.status == 200) return true;
     if (reply.status == 404) return false;
     return Failure("HeadBucket", reply);
@@ -82,13 +71,13 @@ class S3EndpointStore final : public objects::ObjectStore {
 
   Status Put(std::string_view bucket, std::string_view key, std::string_view bytes) override {
     DDBD_RETURN_IF_ERROR(objects::CheckObjectKey(key));
-    DDBD_ASSIGN_OR_RETURN(Reply reply, Call(bhttp::verb::put, ObjectPath(bucket, key), bytes));
+    DDBD_ASSIGN_OR_RETURN(Reply reply, Call("PUT", ObjectPath(bucket, key), bytes));
     if (reply.status == 200) return OkStatus();
     return Failure("PutObject", reply);
   }
 
   Result<std::string> Get(std::string_view bucket, std::string_view key) override {
-    DDBD_ASSIGN_OR_RETURN(Reply reply, Call(bhttp::verb::get, ObjectPath(bucket, key), ""));
+    DDBD_ASSIGN_OR_RETURN(Reply reply, Call("GET", ObjectPath(bucket, key), ""));
     if (reply.status == 200) return std::move(reply.body);
     return Failure("GetObject", reply);
   }
@@ -101,7 +90,7 @@ class S3EndpointStore final : public objects::ObjectStore {
       std::string target =
           BucketPath(bucket) + "?list-type=2&prefix=" + http::sigv4::UriEncode(prefix, false);
       if (!token.empty()) target += "&continuation-token=" + http::sigv4::UriEncode(token, false);
-      DDBD_ASSIGN_OR_RETURN(Reply reply, Call(bhttp::verb::get, target, ""));
+      DDBD_ASSIGN_OR_RETURN(Reply reply, Call("GET", target, ""));
       if (reply.status == 404) return entries;  // no bucket: nothing in it
       if (reply.status != 200) return Failure("ListObjectsV2", reply);
       for (std::string_view contents : Elements(reply.body, "Contents")) {
@@ -120,9 +109,7 @@ class S3EndpointStore final : public objects::ObjectStore {
     return entries;
   }
 
-  std::string Describe() const override {
-    return "endpoint http://" + endpoint_.host + ":" + endpoint_.port + endpoint_.base_path;
-  }
+  std::string Describe() const override { return "endpoint " + endpoint_.Describe(); }
 
  private:
   std::string BucketPath(std::string_view bucket) const {
@@ -145,95 +132,19 @@ class S3EndpointStore final : public objects::ObjectStore {
     return Error::Internal(std::move(message));
   }
 
-  Result<Reply> Call(bhttp::verb verb, const std::string& target, std::string_view body) {
-    try {
-      boost::asio::io_context io;
-      tcp::resolver resolver(io);
-      beast::tcp_stream stream(io);
-      stream.expires_after(kTimeout);
-      stream.connect(resolver.resolve(endpoint_.host, endpoint_.port));
-      bhttp::request<bhttp::string_body> request{verb, target, 11};
-      Sign(request, body);
-      request.body() = std::string(body);
-      request.prepare_payload();
-      bhttp::write(stream, request);
-      beast::flat_buffer buffer;
-      bhttp::response_parser<bhttp::string_body> parser;
-      parser.body_limit(kMaxObjectBytes);
-      if (verb == bhttp::verb::head) parser.skip(true);
-      bhttp::read(stream, buffer, parser);
-      beast::error_code ignored;
-      stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
-      return Reply{parser.get().result_int(), std::move(parser.get().body())};
-    } catch (const std::exception& e) {
-      return Error::Internal("S3 endpoint " + Describe() + ": " + e.what());
+  Result<Reply> Call(std::string_view method, const std::string& target, std::string_view body) {
+    Result<HttpReply> reply =
+        CallSigned(endpoint_, "s3", {method, target, {}, body, kMaxObjectBytes});
+    if (!reply.ok()) {
+      return Error::Internal("S3 endpoint " + Describe() + ": " + reply.error().message());
     }
-  }
-
-  void Sign(bhttp::request<bhttp::string_body>& request, std::string_view body) const {
-    const std::string host = endpoint_.host + (endpoint_.port == "80" ? "" : ":" + endpoint_.port);
-    const std::string timestamp = http::sigv4::FormatTimestamp(http::sigv4::Clock::now());
-    std::vector<http::sigv4::Header> headers = {
-        {"host", host},
-        {"x-amz-content-sha256", http::sigv4::Sha256Hex(body)},
-        {"x-amz-date", timestamp}};
-    std::vector<std::string_view> names = {"host", "x-amz-content-sha256", "x-amz-date"};
-    if (!endpoint_.session_token.empty()) {
-      headers.emplace_back("x-amz-security-token", endpoint_.session_token);
-      names.push_back("x-amz-security-token");
-    }
-    const std::string target(request.target());
-    const std::string authorization = http::sigv4::Sign(
-        {std::string_view(request.method_string()), target, headers, body}, names,
-        endpoint_.access_key, endpoint_.secret_key, endpoint_.region, timestamp, "s3");
-    for (const auto& [name, value] : headers) request.set(name, value);
-    request.set(bhttp::field::authorization, authorization);
+    return std::move(reply).value();
   }
 
   S3Endpoint endpoint_;
 };
 
 }  // namespace
-
-Result<S3Endpoint> ParseS3Endpoint(std::string_view url) {
-  constexpr std::string_view kScheme = "http://";
-  if (!url.starts_with(kScheme)) {
-    return Error::Validation("--s3-endpoint must be an http:// URL (https is not spoken)");
-  }
-  url.remove_prefix(kScheme.size());
-  S3Endpoint endpoint;
-  const size_t slash = url.find('/');
-  std::string_view authority = url.substr(0, slash);
-  if (slash != std::string_view::npos) {
-    std::string_view path = url.substr(slash);
-    while (path.ends_with('/')) path.remove_suffix(1);
-    endpoint.base_path = std::string(path);
-  }
-  const size_t colon = authority.rfind(':');
-  if (colon != std::string_view::npos) {
-    endpoint.port = std::string(authority.substr(colon + 1));
-    authority = authority.substr(0, colon);
-  }
-  if (authority.empty() || endpoint.port.empty() ||
-      endpoint.port.find_first_not_of("0123456789") != std::string::npos) {
-    return Error::Validation("--s3-endpoint needs a host and a numeric port: http://host:port");
-  }
-  endpoint.host = std::string(authority);
-  return endpoint;
-}
-
-void ReadS3Credentials(S3Endpoint& endpoint) {
-  auto env = [](const char* name) {
-    const char* value = std::getenv(name);
-    return std::string(value ? value : "");
-  };
-  endpoint.access_key = env("AWS_ACCESS_KEY_ID");
-  endpoint.secret_key = env("AWS_SECRET_ACCESS_KEY");
-  endpoint.session_token = env("AWS_SESSION_TOKEN");
-  const std::string region =
-      !env("AWS_REGION").empty() ? env("AWS_REGION") : env("AWS_DEFAULT_REGION");
-  if (!region.empty()) endpoint.region = region;
-}
 
 std::unique_ptr<objects::ObjectStore> OpenS3Endpoint(S3Endpoint endpoint) {
   return std::make_unique<S3EndpointStore>(std::move(endpoint));

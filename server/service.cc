@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "model/utf8.h"
+#include "server/kinesis_endpoint.h"
 #include "server/ops/ops.h"
 
 namespace ddbd::server {
@@ -40,6 +41,10 @@ CredentialScope ParseCredentialScope(std::string_view authorization) {
 
 namespace {
 
+// How soon after a change a Kinesis destination's records are sent, at the latest (when the
+// endpoint keeps up).
+constexpr std::chrono::milliseconds kKinesisDeliveryInterval{100};
+
 size_t BackgroundThreads(size_t configured) {
   if (configured > 0) return configured;
   return std::max<size_t>(2, std::thread::hardware_concurrency());
@@ -63,6 +68,10 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
       ttl_(db, catalog, clock_, executor_, options_.ttl_interval),
       retention_(db, catalog, clock_, executor_, options_.ttl_interval),
       replicator_(db, catalog, clock_, executor_, options_.replication_delay),
+      kinesis_transport_(!options_.kinesis_endpoint.host.empty()
+                             ? OpenKinesisEndpoint(options_.kinesis_endpoint)
+                             : nullptr),
+      kinesis_publisher_(db, catalog, clock_, executor_, kinesis_transport_.get()),
       client_tokens_(clock_),
       capacity_(options_.enforce_capacity ? std::make_unique<capacity::CapacityGovernor>()
                                           : nullptr),
@@ -87,6 +96,8 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
   db_.AddWritePart(&stream_part_);
   db_.AddWritePart(&expiry_part_);
   db_.AddWritePart(&history_part_);
+  // Without an endpoint nothing would ever deliver the changes: none are captured.
+  if (kinesis_transport_) db_.AddWritePart(&kinesis_part_);
 }
 
 Service::~Service() { executor_.Stop(); }
@@ -101,6 +112,7 @@ void Service::StartBackground(std::optional<std::string> graph_dir) {
   });
   retention_.Start();
   replicator_.Start(std::chrono::milliseconds(25));
+  kinesis_publisher_.Start(kKinesisDeliveryInterval, options_.ttl_interval);
   backups::StartHistoryRetention(db_, catalog_, clock_, executor_, options_.ttl_interval);
   portability::ExportJobs::StartRetention(db_, clock_, executor_, options_.ttl_interval);
 }

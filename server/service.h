@@ -20,6 +20,8 @@
 #include "index/entries_part.h"
 #include "index/gsi_lag.h"
 #include "insight/access_patterns.h"
+#include "kinesis/capture_part.h"
+#include "kinesis/publisher.h"
 #include "model/clock.h"
 #include "model/executor.h"
 #include "objects/object_store.h"
@@ -111,6 +113,9 @@ struct ServiceOptions {
   std::string s3_root;
   // Or an S3-compatible server (--s3-endpoint), when its host is set.
   S3Endpoint s3_endpoint;
+  // Where the changes of tables with a Kinesis streaming destination are delivered
+  // (--kinesis-endpoint), when its host is set; otherwise they are not captured at all.
+  AwsEndpoint kinesis_endpoint;
 };
 
 // The credential scope of a SigV4-signed request ("Credential=AKID/date/region/service/…").
@@ -213,6 +218,9 @@ class Service {
   ttl::Sweeper ttl_;
   streams::Retention retention_;
   replication::Replicator replicator_;
+  kinesis::CapturePart kinesis_part_;
+  std::unique_ptr<kinesis::KinesisTransport> kinesis_transport_;  // null: nothing delivered
+  kinesis::Publisher kinesis_publisher_;
   transactions::ClientTokens client_tokens_;
   faults::FaultInjector faults_;
   std::unique_ptr<capacity::CapacityGovernor> capacity_;

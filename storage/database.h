@@ -215,6 +215,10 @@ class Database {
   // Removes the records of stream `stream_id` written before `before_ms`, and marks the last
   // one removed as the stream's trim point (in the same batch). Returns how many went.
   Result<uint64_t> TrimStream(uint64_t stream_id, int64_t before_ms);
+  // Removes the records of stream `stream_id` numbered up to `last` and marks `last` as its
+  // trim point, in one batch (a consumer's durable checkpoint: what it has delivered). False
+  // when the trim point was there already.
+  Result<bool> TrimStreamThrough(uint64_t stream_id, uint64_t last);
   // The sequence number of the last record retention removed from the stream (0: none): a
   // reader positioned before it has missed records (TrimmedDataAccessException).
   Result<uint64_t> StreamTrimPoint(uint64_t stream_id);

@@ -69,10 +69,15 @@ Result<uint64_t> Database::TrimStream(uint64_t stream_id, int64_t before_ms) {
     if (done) break;
   }
   if (trimmed == 0) return trimmed;
+  DDBD_ASSIGN_OR_RETURN(const bool moved, TrimStreamThrough(stream_id, last));
+  return moved ? trimmed : uint64_t{0};
+}
+
+Result<bool> Database::TrimStreamThrough(uint64_t stream_id, uint64_t last) {
   std::lock_guard lock(impl_->trim_mutex);
   // A concurrent trim may have gone as far already: the mark only grows.
   DDBD_ASSIGN_OR_RETURN(const uint64_t marked, StreamTrimPoint(stream_id));
-  if (last <= marked) return uint64_t{0};
+  if (last <= marked) return false;
   rocksdb::WriteBatch batch;
   batch.DeleteRange(impl_->indexes, StreamRecordKey(stream_id, 0),
                     StreamRecordKey(stream_id, last + 1));
@@ -80,7 +85,7 @@ Result<uint64_t> Database::TrimStream(uint64_t stream_id, int64_t before_ms) {
   ByteWriter(mark).FixedBigEndian64(last);
   batch.Put(impl_->catalog, TrimKey(stream_id), mark);
   DDBD_RETURN_IF_ERROR(impl_->Commit(batch));
-  return trimmed;
+  return true;
 }
 
 Result<std::optional<std::pair<uint64_t, uint64_t>>> Database::StreamBounds(uint64_t stream_id) {

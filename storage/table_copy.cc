@@ -204,9 +204,14 @@ Status Database::DropTableData(const TableDef& table) {
     batch.DeleteRange(impl_->catalog, CatalogPrefix(prefix, table.id),
                       CatalogPrefix(prefix, table.id + 1));
   }
-  for (const auto& stream : table.streams) {
-    batch.DeleteRange(impl_->indexes, TablePrefix(stream.id), TablePrefix(stream.id + 1));
-    batch.Delete(impl_->catalog, std::string(1, kTrimPrefix) + TablePrefix(stream.id));
+  std::vector<uint64_t> record_ids;
+  for (const auto& stream : table.streams) record_ids.push_back(stream.id);
+  for (const auto& destination : table.kinesis_destinations) {
+    record_ids.push_back(destination.records_id);
+  }
+  for (uint64_t id : record_ids) {
+    batch.DeleteRange(impl_->indexes, TablePrefix(id), TablePrefix(id + 1));
+    batch.Delete(impl_->catalog, std::string(1, kTrimPrefix) + TablePrefix(id));
   }
   if (table.pitr_history_id != 0) {
     batch.DeleteRange(impl_->indexes, TablePrefix(table.pitr_history_id),

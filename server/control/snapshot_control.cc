@@ -61,6 +61,7 @@ Status DropSnapshotItems(Service& service, const storage::SnapshotRecord& snapsh
   for (const storage::BackupRecord& table : snapshot.tables) {
     TableDef copy = table.source;
     copy.streams.clear();
+    copy.kinesis_destinations.clear();
     DDBD_RETURN_IF_ERROR(service.db().DropTableData(copy));
   }
   return OkStatus();
@@ -69,7 +70,8 @@ Status DropSnapshotItems(Service& service, const storage::SnapshotRecord& snapsh
 // `table` with fresh ids for itself and its indexes: where its copy is kept.
 Result<TableDef> CopyDefinition(Service& service, const TableDef& table) {
   TableDef copy = table;
-  copy.pitr_history_id = 0;  // the history stays the live table's
+  copy.pitr_history_id = 0;           // the history stays the live table's
+  copy.kinesis_destinations.clear();  // and so do its Kinesis destinations
   DDBD_ASSIGN_OR_RETURN(copy.id, service.catalog().AllocateId());
   for (IndexDef& index : copy.indexes) {
     DDBD_ASSIGN_OR_RETURN(index.id, service.catalog().AllocateId());

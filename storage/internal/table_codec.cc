@@ -38,6 +38,7 @@ enum Field : uint64_t {
   kContributorInsights = 25,  // written once Contributor Insights has been configured
   kPolicy = 26,               // written once a resource-based policy has been put
   kReplication = 27,          // global tables: the replication group (replication_codec.cc)
+  kKinesisDestination = 28,   // repeated, least recently enabled first
 };
 
 // Stored on disk: never renumber.
@@ -343,6 +344,17 @@ std::string EncodeTableDef(const TableDef& t) {
     fields.Put(kPolicy, payload);
   }
   if (t.replication) fields.Put(kReplication, EncodeReplication(*t.replication));
+  for (const auto& destination : t.kinesis_destinations) {
+    std::string payload;
+    ByteWriter w(payload);
+    w.Bytes(destination.stream_arn);
+    w.Varint(destination.records_id);
+    w.Byte(destination.enabled ? 1 : 0);
+    w.Byte(static_cast<uint8_t>(destination.last_change));
+    w.SignedVarint(destination.changed_ms);
+    w.Byte(destination.precision ? static_cast<uint8_t>(*destination.precision) : 0);
+    fields.Put(kKinesisDestination, payload);
+  }
   return out;
 }
 
@@ -439,6 +451,20 @@ std::optional<bool> DecodeSettingField(uint64_t field, std::string_view payload,
   return in.ok();
 }
 
+bool DecodeKinesisDestination(ByteReader& in, KinesisDestination& destination) {
+  destination.stream_arn = std::string(in.Bytes());
+  destination.records_id = in.Varint();
+  destination.enabled = in.Byte() != 0;
+  const uint8_t change = in.Byte();
+  if (change < 1 || change > 3) return false;
+  destination.last_change = static_cast<KinesisChange>(change);
+  destination.changed_ms = in.SignedVarint();
+  const uint8_t precision = in.Byte();
+  if (precision > 2) return false;
+  if (precision != 0) destination.precision = static_cast<KinesisPrecision>(precision);
+  return in.ok();
+}
+
 std::optional<bool> DecodeCompositeField(uint64_t field, std::string_view payload, TableDef& t) {
   ByteReader in(payload);
   switch (field) {
@@ -465,6 +491,8 @@ std::optional<bool> DecodeCompositeField(uint64_t field, std::string_view payloa
       break;
     case kReplication:
       return DecodeReplication(payload, t.replication.emplace());
+    case kKinesisDestination:
+      return DecodeKinesisDestination(in, t.kinesis_destinations.emplace_back());
     case kIndex:
       return DecodeIndex(payload, t.indexes.emplace_back());
     default:

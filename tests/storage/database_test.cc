@@ -170,6 +170,11 @@ TEST(TableCodecTest, RoundTripsEveryField) {
   table.streams[1].policy =
       ResourcePolicy{R"({"Version":"2012-10-17"})", 1700000001000, 1700000001000};
   table.policy = ResourcePolicy{"", 1700000002000, 1700000002000};  // deleted
+  table.kinesis_destinations = {
+      {"arn:aws:kinesis:us-east-1:000000000000:stream/a", 60, false, KinesisChange::kDisable,
+       1700000003000, std::nullopt},
+      {"arn:aws:kinesis:us-east-1:000000000000:stream/b", 61, true, KinesisChange::kUpdate,
+       1700000004000, KinesisPrecision::kMicrosecond}};
   IndexDef global;
   global.id = 43;
   global.name = "ByRegionAndDay";
