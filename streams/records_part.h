@@ -12,6 +12,11 @@
 
 namespace ddbd::streams {
 
+// The record of one change: its keys, event, time and authorship, with the new and old
+// images when asked for and present (the stored encodings, not copied).
+storage::StreamRecordDraft RecordOf(const storage::ItemChange& change, bool with_new_image,
+                                    bool with_old_image);
+
 class RecordsPart : public storage::WritePart {
  public:
   bool NeedsOldItem(const storage::ItemWrite&) const override { return false; }
