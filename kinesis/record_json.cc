@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <string>
 
+#include "streams/shards.h"
+#include "streams/shards.h"
 #include "wire/attribute_value_json.h"
 #include "wire/json_writer.h"
 
@@ -30,18 +32,6 @@ std::string Hex(const Digest& digest, const char* format) {
     out += two;
   }
   return out;
-}
-
-std::string_view EventName(storage::StreamEvent event) {
-  switch (event) {
-    case storage::StreamEvent::kInsert:
-      return "INSERT";
-    case storage::StreamEvent::kModify:
-      return "MODIFY";
-    case storage::StreamEvent::kRemove:
-      return "REMOVE";
-  }
-  return "MODIFY";
 }
 
 }  // namespace
@@ -69,7 +59,7 @@ OutgoingRecord RenderRecord(const TableDef& table, uint64_t records_id,
   out.BeginObject();
   out.Key("awsRegion").String(table.region);
   out.Key("eventID").String(EventIdOf(table.table_uuid, records_id, change.sequence));
-  out.Key("eventName").String(EventName(change.event));
+  out.Key("eventName").String(streams::EventName(change.event));
   out.Key("userIdentity");
   if (change.by_ttl) {
     out.BeginObject().Key("principalId").String("dynamodb.amazonaws.com");

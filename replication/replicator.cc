@@ -47,17 +47,26 @@ void Replicator::Start(std::chrono::milliseconds interval) {
 Status Replicator::RunOnce() {
   std::lock_guard lock(mutex_);
   if (!active_) return OkStatus();
-  return RunLocked(clock_.NowMs() - delay_.count(), nullptr);
+  const int64_t due_before_ms = clock_.NowMs() - delay_.count();
+  bool any = false;
+  for (const auto& source : catalog_.AllTables()) {
+    if (executor_.stopping()) return OkStatus();
+    if (!Replicated(*source)) continue;
+    any = true;
+    DDBD_RETURN_IF_ERROR(ReplicateFrom(*source, due_before_ms));
+  }
+  active_ = any;
+  return OkStatus();
 }
 
 Status Replicator::CatchUp(const TableDef& table) {
   std::lock_guard lock(mutex_);
-  return RunLocked(INT64_MAX, &table);
+  return ReplicateFrom(table, INT64_MAX);
 }
 
 Status Replicator::ApplyBefore(const TableDef& table, int64_t before_ms) {
   std::lock_guard lock(mutex_);
-  return RunLocked(before_ms - 1, &table);
+  return ReplicateFrom(table, before_ms - 1);
 }
 
 Status Replicator::Exclusive(const std::function<Status()>& change) {
@@ -66,25 +75,22 @@ Status Replicator::Exclusive(const std::function<Status()>& change) {
   return change();
 }
 
-Status Replicator::RunLocked(int64_t due_before_ms, const TableDef* only) {
-  bool any = false;
-  for (const auto& source : catalog_.AllTables()) {
-    if (executor_.stopping()) return OkStatus();
-    if (only && only->id != source->id) continue;
-    if (!Replicated(*source) || source->status == TableStatus::kDeleting) continue;
-    any = true;
-    const StreamSpec* stream = source->EnabledStream();
-    if (!stream) continue;
-    for (const ReplicaSpec& replica : source->replication->replicas) {
-      if (replica.region == source->region) continue;
-      auto target = catalog_.Find(ScopeInRegion(source->scope, replica.region), source->name);
-      if (!target || !target->replication || target->status == TableStatus::kDeleting) continue;
-      // Strongly consistent groups replicate at once (and synchronously: CatchUp).
-      const int64_t due = source->replication->strong_consistency ? INT64_MAX : due_before_ms;
-      DDBD_RETURN_IF_ERROR(Replicate(*source, *stream, *target, due));
-    }
+Status Replicator::ReplicateFrom(const TableDef& table, int64_t due_before_ms) {
+  // The current definition: the caller's may predate a change of the group.
+  auto source = catalog_.FindById(table.id);
+  if (!source || !Replicated(*source) || source->status == TableStatus::kDeleting) {
+    return OkStatus();
   }
-  if (!only) active_ = any;
+  const StreamSpec* stream = source->EnabledStream();
+  if (!stream) return OkStatus();
+  // Strongly consistent groups replicate at once (and synchronously: CatchUp).
+  const int64_t due = source->replication->strong_consistency ? INT64_MAX : due_before_ms;
+  for (const ReplicaSpec& replica : source->replication->replicas) {
+    if (replica.region == source->region) continue;
+    auto target = catalog_.Find(ScopeInRegion(source->scope, replica.region), source->name);
+    if (!target || !target->replication || target->status == TableStatus::kDeleting) continue;
+    DDBD_RETURN_IF_ERROR(Replicate(*source, *stream, *target, due));
+  }
   return OkStatus();
 }
 

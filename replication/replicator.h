@@ -55,7 +55,9 @@ class Replicator {
 
  private:
   using Pair = std::pair<uint64_t, uint64_t>;  // source stream id, target table id
-  Status RunLocked(int64_t due_before_ms, const TableDef* only);
+  // Applies the changes of `table`'s replica made before `due_before_ms` to the others.
+  // REQUIRES: `mutex_` held.
+  Status ReplicateFrom(const TableDef& table, int64_t due_before_ms);
   Status Replicate(const TableDef& source, const StreamSpec& stream, const TableDef& target,
                    int64_t due_before_ms);
   Result<uint64_t> Position(const Pair& pair);

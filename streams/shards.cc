@@ -102,6 +102,18 @@ Status CheckIteratorAge(const ShardPosition& position, int64_t now_ms) {
                                 std::to_string(kShardIteratorLifetimeMs) + " milliseconds.");
 }
 
+std::string_view EventName(storage::StreamEvent event) {
+  switch (event) {
+    case storage::StreamEvent::kInsert:
+      return "INSERT";
+    case storage::StreamEvent::kRemove:
+      return "REMOVE";
+    case storage::StreamEvent::kModify:
+      break;
+  }
+  return "MODIFY";
+}
+
 std::string EventId(const StreamSpec& stream, uint64_t sequence) {
   char text[40];
   std::snprintf(text, sizeof text, "%016" PRIx64 "%016" PRIx64, stream.id, sequence);

@@ -3,7 +3,7 @@
 // stream is enabled; its records carry the database's global sequence numbers.
 //
 // Entry points: ParseStreamArn, ShardId, SequenceNumberText, ParseSequenceNumber,
-// EncodeShardIterator, DecodeShardIterator, EventId.
+// EncodeShardIterator, DecodeShardIterator, EventName, EventId.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,7 @@
 
 #include "model/result.h"
 #include "model/table_def.h"
+#include "storage/stream_record.h"
 
 namespace ddbd::streams {
 
@@ -62,6 +63,9 @@ std::optional<ShardPosition> DecodeShardIterator(std::string_view iterator);
 // ExpiredIteratorException when `position` was issued more than kShardIteratorLifetimeMs
 // before `now_ms`.
 Status CheckIteratorAge(const ShardPosition& position, int64_t now_ms);
+
+// A record's eventName: INSERT, MODIFY or REMOVE.
+std::string_view EventName(storage::StreamEvent event);
 
 // A record's eventID: unique across streams (32 hex digits of stream id and sequence).
 std::string EventId(const StreamSpec& stream, uint64_t sequence);

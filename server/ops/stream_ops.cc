@@ -279,11 +279,10 @@ Result<std::string> GetRecords(OpContext& ctx, const Request& req) {
 
   wire::JsonWriter out;
   out.BeginObject().Key("Records").BeginArray();
-  static constexpr std::string_view kEventNames[] = {"", "INSERT", "MODIFY", "REMOVE"};
   for (const storage::StreamRecord& record : records) {
     out.BeginObject();
     out.Key("eventID").String(streams::EventId(stream, record.sequence));
-    out.Key("eventName").String(kEventNames[static_cast<int>(record.event)]);
+    out.Key("eventName").String(streams::EventName(record.event));
     out.Key("eventVersion").String("1.1");
     out.Key("eventSource").String("aws:dynamodb");
     out.Key("awsRegion").String(ref.table->region);
