@@ -8,7 +8,6 @@
 #include <string>
 
 #include "streams/shards.h"
-#include "streams/shards.h"
 #include "wire/attribute_value_json.h"
 #include "wire/json_writer.h"
 
