@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 
-MODULES = ["model", "expressions", "partiql", "wire", "objects", "portability", "policies", "replication", "storage", "vector", "index", "streams", "kinesis", "ttl",
+MODULES = ["model", "expressions", "partiql", "wire", "objects", "portability", "policies", "replication", "storage", "vector", "index", "streams", "kinesis", "triggers", "ttl",
            "transactions", "backups", "faults", "capacity", "insight", "console",
            "server"]
 CHECKED = MODULES + ["tests", "bench"]
