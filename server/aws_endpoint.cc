@@ -18,8 +18,6 @@ namespace beast = boost::beast;
 namespace bhttp = beast::http;
 using tcp = boost::asio::ip::tcp;
 
-constexpr auto kTimeout = std::chrono::seconds(60);
-
 // Signs `request` (whose headers the call's are) over its body: host, the payload hash,
 // the date, the call's headers and a session token when there is one.
 void Sign(const AwsEndpoint& endpoint, std::string_view service, const SignedCall& call,
@@ -49,31 +47,83 @@ void Sign(const AwsEndpoint& endpoint, std::string_view service, const SignedCal
 
 std::string AwsEndpoint::Describe() const { return "http://" + host + ":" + port + base_path; }
 
-Result<HttpReply> CallSigned(const AwsEndpoint& endpoint, std::string_view service,
-                             const SignedCall& call) {
+namespace {
+
+// One exchange of `request` with the endpoint, bounded by the call's timeout and ended early
+// when the call is cancelled (the loop looks every 100 ms).
+Result<HttpReply> Exchange(const AwsEndpoint& endpoint, const SignedCall& call,
+                           bhttp::request<bhttp::string_body>& request) {
+  boost::asio::io_context io;
+  tcp::resolver resolver(io);
+  beast::tcp_stream stream(io);
+  beast::flat_buffer buffer;
+  bhttp::response_parser<bhttp::string_body> parser;
+  parser.body_limit(call.max_reply_bytes);
+  if (request.method() == bhttp::verb::head) parser.skip(true);
+  beast::error_code failure;
+  bool done = false;
+  auto fail = [&](beast::error_code error) {
+    failure = error;
+    done = true;
+  };
+  stream.expires_after(call.timeout);
+  resolver.async_resolve(endpoint.host, endpoint.port, [&](beast::error_code error, auto results) {
+    if (error) return fail(error);
+    stream.async_connect(results, [&](beast::error_code error, const auto&) {
+      if (error) return fail(error);
+      bhttp::async_write(stream, request, [&](beast::error_code error, size_t) {
+        if (error) return fail(error);
+        bhttp::async_read(stream, buffer, parser,
+                          [&](beast::error_code error, size_t) { fail(error); });
+      });
+    });
+  });
+  while (!done && !io.stopped()) {
+    io.run_for(std::chrono::milliseconds(100));
+    if (!done && call.cancelled && call.cancelled->load()) {
+      return Error::Internal("cancelled: the server is stopping");
+    }
+  }
+  if (failure == beast::error::timeout) {
+    return Error::Internal("no answer within " + std::to_string(call.timeout.count()) + " ms");
+  }
+  if (failure) return Error::Internal(failure.message());
+  beast::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  HttpReply reply{parser.get().result_int(), std::move(parser.get().body())};
+  reply.function_error = parser.get().find("x-amz-function-error") != parser.get().end();
+  return reply;
+}
+
+Result<HttpReply> Send(const AwsEndpoint& endpoint, std::string_view service,
+                       const SignedCall& call) {
   try {
-    boost::asio::io_context io;
-    tcp::resolver resolver(io);
-    beast::tcp_stream stream(io);
-    stream.expires_after(kTimeout);
-    stream.connect(resolver.resolve(endpoint.host, endpoint.port));
     const bhttp::verb verb = bhttp::string_to_verb(call.method);
     bhttp::request<bhttp::string_body> request{verb, call.target, 11};
-    Sign(endpoint, service, call, request);
+    if (service.empty()) {
+      request.set(bhttp::field::host,
+                  endpoint.host + (endpoint.port == "80" ? "" : ":" + endpoint.port));
+      for (const auto& [name, value] : call.headers) request.set(name, value);
+    } else {
+      Sign(endpoint, service, call, request);
+    }
     request.body() = std::string(call.body);
     request.prepare_payload();
-    bhttp::write(stream, request);
-    beast::flat_buffer buffer;
-    bhttp::response_parser<bhttp::string_body> parser;
-    parser.body_limit(call.max_reply_bytes);
-    if (verb == bhttp::verb::head) parser.skip(true);
-    bhttp::read(stream, buffer, parser);
-    beast::error_code ignored;
-    stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    return HttpReply{parser.get().result_int(), std::move(parser.get().body())};
+    return Exchange(endpoint, call, request);
   } catch (const std::exception& e) {
     return Error::Internal(e.what());
   }
+}
+
+}  // namespace
+
+Result<HttpReply> CallSigned(const AwsEndpoint& endpoint, std::string_view service,
+                             const SignedCall& call) {
+  return Send(endpoint, service, call);
+}
+
+Result<HttpReply> Call(const AwsEndpoint& endpoint, const SignedCall& call) {
+  return Send(endpoint, "", call);
 }
 
 Result<AwsEndpoint> ParseAwsEndpoint(std::string_view url, std::string_view flag) {

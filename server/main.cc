@@ -106,6 +106,13 @@ int main(int argc, char** argv) {
   if (!cl.storage.in_memory) graph_dir = cl.storage.path + "/vector-graphs";
   service.StartBackground(graph_dir);
   server::ops::ResumeInterruptedWork(service);
+  if (!cl.triggers_file.empty()) {
+    if (Status loaded = server::control::LoadTriggersFile(service, cl.triggers_file);
+        !loaded.ok()) {
+      log::Error("%s", loaded.error().message().c_str());
+      return 1;
+    }
+  }
   server::http::HttpServer http(service, cl.server);
   if (Status started = http.Start(); !started.ok()) {
     log::Error("%s", started.error().message().c_str());

@@ -86,6 +86,43 @@ uint64_t ResidentBytes() {
   return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
+// Per stream trigger: batches by outcome, records by fate, and the iterator age.
+void RenderTriggers(std::string& out, Service& service) {
+  const auto views = service.triggers().List();
+  if (views.empty()) return;
+  std::string records, ages;
+  Family(out, "ddbd_trigger_batches_total", "counter",
+         "Batches a stream trigger's handler was invoked with, by trigger and outcome "
+         "(delivered, failed, retried).");
+  Family(records, "ddbd_trigger_records_total", "counter",
+         "Stream records a trigger handled, by trigger and fate (delivered, filtered, "
+         "discarded).");
+  Family(ages, "ddbd_trigger_iterator_age_seconds", "gauge",
+         "How old the oldest record a trigger has not delivered yet is.");
+  for (const triggers::TriggerView& view : views) {
+    const triggers::TriggerStatistics& s = view.statistics;
+    const std::string name = "trigger=\"" + LabelValue(view.definition.name) + "\"";
+    const std::pair<const char*, uint64_t> batches[] = {{"delivered", s.batches_delivered},
+                                                        {"failed", s.batches_failed},
+                                                        {"retried", s.batches_retried}};
+    for (const auto& [outcome, count] : batches) {
+      Sample(out, "ddbd_trigger_batches_total", name + ",outcome=\"" + outcome + "\"",
+             static_cast<double>(count));
+    }
+    const std::pair<const char*, uint64_t> fates[] = {{"delivered", s.records_delivered},
+                                                      {"filtered", s.records_filtered},
+                                                      {"discarded", s.records_discarded}};
+    for (const auto& [fate, count] : fates) {
+      Sample(records, "ddbd_trigger_records_total", name + ",fate=\"" + fate + "\"",
+             static_cast<double>(count));
+    }
+    Sample(ages, "ddbd_trigger_iterator_age_seconds", name,
+           static_cast<double>(s.iterator_age_ms) / 1000.0);
+  }
+  out += records;
+  out += ages;
+}
+
 }  // namespace
 
 void Metrics::CountConsumption(const Consumption& consumption) {
@@ -160,6 +197,7 @@ std::string Metrics::Render(Service& service) const {
   Sample(out, "ddbd_open_connections", "", open_connections_ ? open_connections_() : 0);
 
   RenderTables(out, service);
+  RenderTriggers(out, service);
 
   for (const auto& figure : service.db().EngineFigures()) {
     const std::string name = "ddbd_storage_" + std::string(figure.name);

@@ -60,6 +60,9 @@ constexpr std::string_view kUsage = R"(Usage: ddbd [options]
                         destination to this Kinesis-compatible server (http://host:port),
                         signed as for --s3-endpoint; without it the destinations' statuses
                         change but nothing is delivered
+  --triggers FILE       create (or replace) the stream triggers FILE lists at start-up:
+                        {"Triggers": [{"Name": …, "TableName": …, "Url" or "Command": …,
+                        "StartingPosition": …}]} (see /ddbd/triggers in the README)
   --isolate WHAT        separate tables by the request's credentials:
                         access-key, region, access-key,region or none (default none:
                         every client sees the same tables)
@@ -263,6 +266,12 @@ std::vector<Option> StorageOptions() {
        [](CommandLine& cl, const std::string&, const std::string& v) -> Status {
          DDBD_ASSIGN_OR_RETURN(cl.service.s3_endpoint, ParseAwsEndpoint(v, "--s3-endpoint"));
          ReadAwsCredentials(cl.service.s3_endpoint);
+         return OkStatus();
+       }},
+      {{"--triggers"},
+       true,
+       [](CommandLine& cl, const std::string&, const std::string& v) {
+         cl.triggers_file = v;
          return OkStatus();
        }},
       {{"--kinesis-endpoint"},

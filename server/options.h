@@ -25,6 +25,7 @@ struct CommandLine {
   bool compat_set = false;           // --compat given: a DynamoDB Local command line keeps it
   bool dynamodb_local_jar = false;   // the command line starts "-jar DynamoDBLocal.jar"
   std::string report_on_exit;        // where to write the access-pattern report at shutdown
+  std::string triggers_file;         // --triggers: stream triggers created at start-up
 };
 
 // Fails with a message for unknown or malformed options.

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <thread>
 
+#include "model/log.h"
 #include "model/utf8.h"
 #include "server/kinesis_endpoint.h"
 #include "server/ops/ops.h"
+#include "server/trigger_http.h"
 
 namespace ddbd::server {
 
@@ -81,6 +83,7 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
       exports_(db, catalog, *objects_, executor_, clock_),
       imports_(db, catalog, *objects_, executor_, clock_),
       bulk_operations_(db, catalog, *objects_, executor_, clock_),
+      triggers_(db, catalog, clock_, NewTriggerHttpClient()),
       executor_(BackgroundThreads(options_.background_threads)) {
   index_part_.SetVectorListener(
       [this](vector::EntryChange change) { vectors_.Apply(std::move(change)); });
@@ -100,7 +103,7 @@ Service::Service(storage::Database& db, storage::Catalog& catalog, ServiceOption
   if (kinesis_transport_) db_.AddWritePart(&kinesis_part_);
 }
 
-Service::~Service() { executor_.Stop(); }
+Service::~Service() { StopBackground(); }
 
 void Service::StartBackground(std::optional<std::string> graph_dir) {
   graph_dir_ = std::move(graph_dir);
@@ -115,6 +118,9 @@ void Service::StartBackground(std::optional<std::string> graph_dir) {
   kinesis_publisher_.Start(kKinesisDeliveryInterval, options_.ttl_interval);
   backups::StartHistoryRetention(db_, catalog_, clock_, executor_, options_.ttl_interval);
   portability::ExportJobs::StartRetention(db_, clock_, executor_, options_.ttl_interval);
+  if (Status started = triggers_.Start(); !started.ok()) {
+    log::Error("stream triggers not started: %s", started.error().message().c_str());
+  }
 }
 
 Status Service::SaveVectorGraphs() {

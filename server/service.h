@@ -38,6 +38,7 @@
 #include "streams/records_part.h"
 #include "streams/retention.h"
 #include "transactions/client_tokens.h"
+#include "triggers/triggers.h"
 #include "ttl/expiry_part.h"
 #include "ttl/sweeper.h"
 #include "vector/vector_index.h"
@@ -164,6 +165,8 @@ class Service {
   Metrics& metrics() { return metrics_; }
   // Replication between the replicas of global tables.
   replication::Replicator& replicator() { return replicator_; }
+  // The stream triggers (/ddbd/triggers, --triggers).
+  triggers::Triggers& triggers() { return triggers_; }
   // TransactWriteItems' ClientRequestTokens of the last ten minutes.
   transactions::ClientTokens& client_tokens() { return client_tokens_; }
 
@@ -176,7 +179,10 @@ class Service {
   Status SaveVectorGraphs();
   // Ends the background work: waits for the tasks running, drops the others (resumed from
   // storage at the next start). Idempotent.
-  void StopBackground() { executor_.Stop(); }
+  void StopBackground() {
+    triggers_.Stop();
+    executor_.Stop();
+  }
   // The table namespace (scope) of a request with this credential scope and no
   // X-Ddbd-Namespace header.
   std::string ScopeOf(const CredentialScope& credentials) const;
@@ -232,6 +238,7 @@ class Service {
   std::unique_ptr<index::GsiLag> gsi_lag_;
   std::optional<std::string> graph_dir_;
   Metrics metrics_;
+  triggers::Triggers triggers_;
   Executor executor_;
 };
 

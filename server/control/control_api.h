@@ -32,6 +32,11 @@ struct ControlReply {
 // Whether `path` is under the control API's prefix ("/ddbd" or "/ddbd/…").
 bool IsControlPath(std::string_view path);
 
+// Creates (or replaces) the triggers listed in a --triggers file:
+// {"Triggers": [{"Name": …, <definition>}]}. ValidationException naming the file and the
+// trigger for anything refused.
+Status LoadTriggersFile(Service& service, const std::string& path);
+
 // Answers one control request. Never throws.
 ControlReply HandleControl(Service& service, const ControlRequest& request);
 

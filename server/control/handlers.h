@@ -56,4 +56,12 @@ Result<std::string> GetFaults(Service& service);
 Result<std::string> ImportErrors(Service& service, std::string_view import_id);
 Result<std::string> DeleteFaults(Service& service);
 
+// GET /ddbd/triggers lists every trigger; PUT /ddbd/triggers/{name} creates or replaces one
+// (the body is its definition, triggers/definition.h); GET and DELETE …/{name} answer the
+// trigger (with its state and counters), DELETE after removing it (trigger_control.cc).
+Result<std::string> ListTriggers(Service& service);
+Result<std::string> GetTrigger(Service& service, std::string_view name);
+Result<std::string> PutTrigger(Service& service, std::string_view name, const ControlBody& body);
+Result<std::string> DeleteTrigger(Service& service, std::string_view name);
+
 }  // namespace ddbd::server::control
