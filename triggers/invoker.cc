@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -53,6 +54,28 @@ struct Descriptor {
     if (fd >= 0) ::close(fd);
     fd = -1;
   }
+};
+
+// Blocks SIGPIPE in the calling thread while it lives, and discards one raised meanwhile:
+// writing to a handler that exits without reading its input must not end the process (the
+// server ignores SIGPIPE, but this must not depend on it).
+class SigpipeBlocked {
+ public:
+  SigpipeBlocked() {
+    sigemptyset(&pipe_);
+    sigaddset(&pipe_, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_, &previous_);
+  }
+  ~SigpipeBlocked() {
+    const timespec no_wait{};
+    while (sigtimedwait(&pipe_, nullptr, &no_wait) > 0) {
+    }
+    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+  }
+
+ private:
+  sigset_t pipe_;
+  sigset_t previous_;
 };
 
 class Child {
@@ -121,6 +144,7 @@ class Child {
 Result<CommandResult> RunCommand(const std::string& command, std::string_view input,
                                  std::chrono::milliseconds timeout,
                                  const std::atomic<bool>& cancelled) {
+  const SigpipeBlocked sigpipe_blocked;
   Descriptor in, out, err;
   Child child;
   DDBD_RETURN_IF_ERROR(child.Start(command, in, out, err));

@@ -227,6 +227,20 @@ Result<Runner::Progress> Runner::PassOn(const Source& source) {
     if (!old_enough && bytes * 2 < kMaxPayloadBytes) return Progress::kWaiting;
   }
 
+  std::vector<std::vector<Entry>> lanes = LanesOf(source, records, start);
+  if (!DeliverLanes(source, lanes)) return Progress::kIdle;
+
+  std::lock_guard lock(checkpoint_mutex_);
+  checkpoint_.after = records.back().sequence;
+  std::fill(checkpoint_.lanes.begin(), checkpoint_.lanes.end(), 0);
+  DDBD_RETURN_IF_ERROR(SaveCheckpoint());
+  return Progress::kDelivered;
+}
+
+std::vector<std::vector<Runner::Entry>> Runner::LanesOf(
+    const Source& source, const std::vector<storage::StreamRecord>& records,
+    const Checkpoint& start) {
+  const int64_t factor = definition_.parallelization_factor;
   std::vector<std::vector<Entry>> lanes(static_cast<size_t>(factor));
   uint64_t filtered = 0;
   simdjson::dom::parser parser;
@@ -237,7 +251,8 @@ Result<Runner::Progress> Runner::PassOn(const Source& source) {
         record.time_ms < definition_.starting_timestamp_ms) {
       continue;
     }
-    Entry entry{record.sequence, record.time_ms, RenderEventRecord(*source.table, stream, record)};
+    Entry entry{record.sequence, record.time_ms,
+                RenderEventRecord(*source.table, *source.stream, record)};
     if (!definition_.filter_criteria.empty()) {
       wire::JsonValue parsed;
       if (parser.parse(entry.json).get(parsed) != simdjson::SUCCESS ||
@@ -253,6 +268,10 @@ Result<Runner::Progress> Runner::PassOn(const Source& source) {
     statistics_.records_filtered += filtered;
   }
 
+  return lanes;
+}
+
+bool Runner::DeliverLanes(const Source& source, std::vector<std::vector<Entry>>& lanes) {
   std::vector<std::thread> others;
   bool finished = true;
   std::atomic<bool> lane_stopped{false};
@@ -264,13 +283,7 @@ Result<Runner::Progress> Runner::PassOn(const Source& source) {
   }
   if (!lanes[0].empty()) finished = DeliverLane(source, 0, lanes[0]);
   for (std::thread& other : others) other.join();
-  if (!finished || lane_stopped || stopping_) return Progress::kIdle;
-
-  std::lock_guard lock(checkpoint_mutex_);
-  checkpoint_.after = records.back().sequence;
-  std::fill(checkpoint_.lanes.begin(), checkpoint_.lanes.end(), 0);
-  DDBD_RETURN_IF_ERROR(SaveCheckpoint());
-  return Progress::kDelivered;
+  return finished && !lane_stopped && !stopping_;
 }
 
 bool Runner::DeliverLane(const Source& source, size_t lane, std::vector<Entry>& entries) {
@@ -291,35 +304,16 @@ bool Runner::DeliverLane(const Source& source, size_t lane, std::vector<Entry>& 
 }
 
 bool Runner::DeliverBatch(const Source& source, size_t lane, const std::vector<Entry>& batch) {
-  struct Attempt {
-    size_t begin = 0;
-    size_t end = 0;
-    int64_t retries = 0;
-    int invocations = 0;
-  };
   std::deque<Attempt> attempts = {{0, batch.size()}};
   const Target target{definition_.url, definition_.command,
                       std::chrono::seconds(definition_.timeout_seconds)};
-  const int64_t max_age_ms = definition_.maximum_record_age_seconds * 1000;
   bool last_failed = false;
   while (!attempts.empty()) {
     if (stopping_) return false;
     Attempt& attempt = attempts.front();
-    // Records past MaximumRecordAgeInSeconds are given up before (another) invocation.
-    if (definition_.maximum_record_age_seconds >= 0) {
-      const int64_t now_ms = context_.clock.NowMs();
-      size_t live = attempt.begin;
-      while (live < attempt.end && now_ms - batch[live].time_ms > max_age_ms) ++live;
-      if (live > attempt.begin) {
-        GiveUp(source, batch, attempt.begin, live, kRecordAgeExceeded, attempt.invocations,
-               last_failed);
-        Acknowledge(lane, batch[live - 1].sequence);
-        attempt.begin = live;
-        if (live == attempt.end) {
-          attempts.pop_front();
-          continue;
-        }
-      }
+    if (GiveUpExpired(source, lane, batch, attempt, last_failed)) {
+      attempts.pop_front();
+      continue;
     }
     std::vector<const std::string*> records;
     for (size_t i = attempt.begin; i < attempt.end; ++i) records.push_back(&batch[i].json);
@@ -387,6 +381,20 @@ bool Runner::DeliverBatch(const Source& source, size_t lane, const std::vector<E
     if (!Pause(backoff)) return false;
   }
   return true;
+}
+
+bool Runner::GiveUpExpired(const Source& source, size_t lane, const std::vector<Entry>& batch,
+                           Attempt& attempt, bool last_failed) {
+  if (definition_.maximum_record_age_seconds < 0) return false;
+  const int64_t now_ms = context_.clock.NowMs();
+  const int64_t max_age_ms = definition_.maximum_record_age_seconds * 1000;
+  size_t live = attempt.begin;
+  while (live < attempt.end && now_ms - batch[live].time_ms > max_age_ms) ++live;
+  if (live == attempt.begin) return false;
+  GiveUp(source, batch, attempt.begin, live, kRecordAgeExceeded, attempt.invocations, last_failed);
+  Acknowledge(lane, batch[live - 1].sequence);
+  attempt.begin = live;
+  return live == attempt.end;
 }
 
 size_t Runner::FirstFailure(std::string_view response, const std::vector<Entry>& batch,

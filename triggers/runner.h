@@ -100,6 +100,12 @@ class Runner {
     std::vector<uint64_t> lanes;  // each lane's last acknowledged record past `after`
     uint64_t Reached(size_t lane) const { return std::max(after, lanes[lane]); }
   };
+  struct Attempt {  // a batch's records [begin, end) to invoke the handler with
+    size_t begin = 0;
+    size_t end = 0;
+    int64_t retries = 0;
+    int invocations = 0;
+  };
   struct Source {  // the stream being delivered
     const TableDef* table = nullptr;
     const StreamSpec* stream = nullptr;
@@ -109,9 +115,20 @@ class Runner {
   Result<Progress> Pass();
   Result<Progress> PassOn(const Source& source);
   Status Begin(const StreamSpec& stream);
+  // The window's records to deliver, rendered, by lane: without those acknowledged before a
+  // restart, before AT_TIMESTAMP's time, or not matching the filters (counted).
+  std::vector<std::vector<Entry>> LanesOf(const Source& source,
+                                          const std::vector<storage::StreamRecord>& records,
+                                          const Checkpoint& start);
+  // Delivers the lanes at once (a thread per busy lane past the first); false when stopped.
+  bool DeliverLanes(const Source& source, std::vector<std::vector<Entry>>& lanes);
   // Delivers one lane's entries batch by batch; false when stopped midway.
   bool DeliverLane(const Source& source, size_t lane, std::vector<Entry>& entries);
   bool DeliverBatch(const Source& source, size_t lane, const std::vector<Entry>& batch);
+  // Gives up the records of `attempt` past MaximumRecordAgeInSeconds (RecordAgeExceeded);
+  // true when none is left.
+  bool GiveUpExpired(const Source& source, size_t lane, const std::vector<Entry>& batch,
+                     Attempt& attempt, bool last_failed);
   // Where a partial batch response's failures start in batch[begin, end): `end` for none,
   // `begin` for an answer that names no record of the batch.
   size_t FirstFailure(std::string_view response, const std::vector<Entry>& batch, size_t begin,

@@ -224,6 +224,31 @@ TEST_F(RunnerTest, BisectionIsolatesAFailingRecordAndRetriesEndAtTheLimit) {
   std::filesystem::remove(failures);
 }
 
+TEST_F(RunnerTest, RecordsPastTheirMaximumAgeAreGivenUpByTheServiceClock) {
+  const std::filesystem::path failures = temp.path().string() + "-aged.jsonl";
+  Write("a");
+  Write("b");
+  handler.answer = [](const std::vector<Received>&) { return HttpClient::Reply{500, false, ""}; };
+  TriggerDefinition d = Definition();
+  d.maximum_record_age_seconds = 60;
+  d.on_failure = "file://" + failures.string();
+  auto runner = Start(d);
+  ASSERT_TRUE(Eventually([&] { return runner->Statistics().batches_retried >= 2; }));
+  EXPECT_EQ(runner->Statistics().records_discarded, 0u);  // retried while young
+  clock.Advance(61'000);
+  ASSERT_TRUE(Eventually([&] { return runner->Statistics().records_discarded == 2; }));
+  runner->Stop();
+  std::ifstream file(failures);
+  std::string line;
+  ASSERT_TRUE(std::getline(file, line));
+  simdjson::dom::parser parser;
+  simdjson::dom::element failure = parser.parse(line);
+  EXPECT_EQ(std::string_view(failure["requestContext"]["condition"]), "RecordAgeExceeded");
+  EXPECT_EQ(int64_t(failure["DDBStreamBatchInfo"]["batchSize"]), 2);
+  EXPECT_EQ(std::string_view(failure["responseContext"]["functionError"]), "Unhandled");
+  std::filesystem::remove(failures);
+}
+
 TEST_F(RunnerTest, APartialBatchResponseRetriesFromTheFirstFailedRecord) {
   for (std::string pk : {"a", "b", "c", "d"}) Write(pk);
   int calls = 0;
