@@ -3,27 +3,26 @@
 
 #include <simdjson.h>
 
-#include <cctype>
+#include "model/wildcard.h"
 
 namespace ddbd::policies {
 namespace {
 
 using simdjson::dom::element;
 
-bool SameCharacter(char a, char b, bool ignore_case) {
-  if (!ignore_case) return a == b;
-  return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+// IAM's wildcards: `*` and `?`.
+bool IamMatch(std::string_view pattern, std::string_view text, bool ignore_case) {
+  return WildcardMatch(pattern, text, {.question_mark = true, .ignore_case = ignore_case});
 }
 
 // Whether any string of `value` (a string or a list of them) matches `text`.
 bool AnyMatches(element value, std::string_view text, bool ignore_case) {
   if (value.is_string()) {
-    return WildcardMatch(value.get_string().value_unsafe(), text, ignore_case);
+    return IamMatch(value.get_string().value_unsafe(), text, ignore_case);
   }
   if (!value.is_array()) return false;
   for (element member : value.get_array()) {
-    if (member.is_string() &&
-        WildcardMatch(member.get_string().value_unsafe(), text, ignore_case)) {
+    if (member.is_string() && IamMatch(member.get_string().value_unsafe(), text, ignore_case)) {
       return true;
     }
   }
@@ -59,28 +58,6 @@ bool Covers(simdjson::dom::object statement, std::string_view member, std::strin
 }
 
 }  // namespace
-
-bool WildcardMatch(std::string_view pattern, std::string_view text, bool ignore_case) {
-  size_t p = 0, t = 0, star = std::string_view::npos, resume = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() &&
-        (pattern[p] == '?' ||
-         (pattern[p] != '*' && SameCharacter(pattern[p], text[t], ignore_case)))) {
-      ++p;
-      ++t;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      resume = t;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      t = ++resume;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
 
 bool ExplicitlyDenies(std::string_view document, const AccessRequest& request) {
   simdjson::dom::parser parser;

@@ -21,7 +21,4 @@ struct AccessRequest {
 // `document`: a normalized policy (NormalizePolicy's output).
 bool ExplicitlyDenies(std::string_view document, const AccessRequest& request);
 
-// Whether `text` matches `pattern` (`*` any run, `?` one character).
-bool WildcardMatch(std::string_view pattern, std::string_view text, bool ignore_case = false);
-
 }  // namespace ddbd::policies

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "streams/record_json.h"
 #include "streams/shards.h"
-#include "wire/attribute_value_json.h"
 #include "wire/json_writer.h"
 
 namespace ddbd::triggers {
@@ -43,35 +43,7 @@ std::string RequestId(const FailedBatch& batch) {
 std::string RenderEventRecord(const TableDef& table, const StreamSpec& stream,
                               const storage::StreamRecord& record) {
   wire::JsonWriter out;
-  out.BeginObject();
-  out.Key("eventID").String(streams::EventId(stream, record.sequence));
-  out.Key("eventName").String(streams::EventName(record.event));
-  out.Key("eventVersion").String("1.1");
-  out.Key("eventSource").String("aws:dynamodb");
-  out.Key("awsRegion").String(table.region);
-  out.Key("dynamodb").BeginObject();
-  out.Key("ApproximateCreationDateTime").Int(record.time_ms / 1000);
-  out.Key("Keys");
-  wire::WriteAttributeMap(out, record.keys);
-  if (record.new_image && (stream.view_type == StreamViewType::kNewImage ||
-                           stream.view_type == StreamViewType::kNewAndOldImages)) {
-    out.Key("NewImage");
-    wire::WriteAttributeMap(out, *record.new_image);
-  }
-  if (record.old_image) {
-    out.Key("OldImage");
-    wire::WriteAttributeMap(out, *record.old_image);
-  }
-  out.Key("SequenceNumber").String(streams::SequenceNumberText(record.sequence));
-  out.Key("SizeBytes").Int(static_cast<int64_t>(record.size_bytes));
-  out.Key("StreamViewType").String(StreamViewTypeName(stream.view_type));
-  out.EndObject();
-  if (record.by_ttl) {
-    out.Key("userIdentity").BeginObject().Key("type").String("Service");
-    out.Key("principalId").String("dynamodb.amazonaws.com").EndObject();
-  }
-  out.Key("eventSourceARN").String(table.StreamArn(stream));
-  out.EndObject();
+  streams::WriteRecord(out, table, stream, record, streams::RecordReader::kLambda);
   return out.Take();
 }
 

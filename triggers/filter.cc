@@ -7,6 +7,8 @@
 #include <optional>
 #include <utility>
 
+#include "model/wildcard.h"
+
 namespace ddbd::triggers {
 
 namespace {
@@ -72,27 +74,6 @@ std::optional<double> NumberOf(JsonValue value) {
   return number;
 }
 
-bool WildcardMatches(std::string_view pattern, std::string_view text) {
-  // Greedy matching with backtracking to the last '*': linear in practice.
-  size_t p = 0, t = 0, star = std::string_view::npos, resume = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      resume = t;
-    } else if (p < pattern.size() && pattern[p] == text[t]) {
-      ++p;
-      ++t;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      t = ++resume;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-
 bool Compare(double value, Comparison comparison, double bound) {
   switch (comparison) {
     case Comparison::kEqual:
@@ -134,7 +115,7 @@ bool MatchesValue(const Matcher& matcher, JsonValue value) {
     case MatcherKind::kEqualsIgnoreCase:
       return is_string && Lower(text) == matcher.text;
     case MatcherKind::kWildcard:
-      return is_string && WildcardMatches(matcher.text, text);
+      return is_string && WildcardMatch(matcher.text, text);
     case MatcherKind::kAnythingBut:
       return std::none_of(matcher.excluded.begin(), matcher.excluded.end(),
                           [&](const Matcher& excluded) { return MatchesValue(excluded, value); });

@@ -8,9 +8,10 @@
 #include "server/ops/common.h"
 #include "server/ops/ops.h"
 #include "server/ops/table_description.h"
+#include "streams/record_json.h"
 #include "streams/retention.h"
 #include "streams/shards.h"
-#include "wire/attribute_value_json.h"
+#include "wire/json_writer.h"
 
 namespace ddbd::server::ops {
 namespace {
@@ -280,39 +281,7 @@ Result<std::string> GetRecords(OpContext& ctx, const Request& req) {
   wire::JsonWriter out;
   out.BeginObject().Key("Records").BeginArray();
   for (const storage::StreamRecord& record : records) {
-    out.BeginObject();
-    out.Key("eventID").String(streams::EventId(stream, record.sequence));
-    out.Key("eventName").String(streams::EventName(record.event));
-    out.Key("eventVersion").String("1.1");
-    out.Key("eventSource").String("aws:dynamodb");
-    out.Key("awsRegion").String(ref.table->region);
-    out.Key("dynamodb").BeginObject();
-    out.Key("ApproximateCreationDateTime").EpochSeconds(record.time_ms / 1000 * 1000);
-    out.Key("Keys");
-    wire::WriteAttributeMap(out, record.keys);
-    if (record.new_image && (stream.view_type == StreamViewType::kNewImage ||
-                             stream.view_type == StreamViewType::kNewAndOldImages)) {
-      out.Key("NewImage");
-      wire::WriteAttributeMap(out, *record.new_image);
-    }
-    if (record.old_image) {
-      out.Key("OldImage");
-      wire::WriteAttributeMap(out, *record.old_image);
-    }
-    out.Key("SequenceNumber").String(streams::SequenceNumberText(record.sequence));
-    out.Key("SizeBytes").Int(static_cast<int64_t>(record.size_bytes));
-    out.Key("StreamViewType").String(StreamViewTypeName(stream.view_type));
-    out.EndObject();
-    if (record.by_ttl) {
-      out.Key("userIdentity")
-          .BeginObject()
-          .Key("PrincipalId")
-          .String("dynamodb.amazonaws.com")
-          .Key("Type")
-          .String("Service")
-          .EndObject();
-    }
-    out.EndObject();
+    streams::WriteRecord(out, *ref.table, stream, record, streams::RecordReader::kGetRecords);
   }
   out.EndArray();
   const uint64_t next = records.empty() ? position->after : records.back().sequence;

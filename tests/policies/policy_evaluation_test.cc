@@ -17,17 +17,6 @@ std::string Normalized(std::string_view text) {
   return document.ok() ? *document : std::string();
 }
 
-TEST(PolicyEvaluation, WildcardsMatchAsIamsDo) {
-  EXPECT_TRUE(WildcardMatch("dynamodb:*", "dynamodb:GetItem"));
-  EXPECT_TRUE(WildcardMatch("dynamodb:*Item", "dynamodb:BatchWriteItem"));
-  EXPECT_TRUE(WildcardMatch("dynamodb:?etItem", "dynamodb:GetItem"));
-  EXPECT_FALSE(WildcardMatch("dynamodb:Get*", "dynamodb:PutItem"));
-  EXPECT_FALSE(WildcardMatch("dynamodb:getitem", "dynamodb:GetItem"));
-  EXPECT_TRUE(WildcardMatch("dynamodb:getitem", "dynamodb:GetItem", /*ignore_case=*/true));
-  EXPECT_TRUE(WildcardMatch("*", ""));
-  EXPECT_FALSE(WildcardMatch("a*b", "ac"));
-}
-
 TEST(PolicyEvaluation, ADenyCoversItsPrincipalsActionsAndResources) {
   const std::string document =
       Normalized(R"({"Statement":[{"Effect":"Deny","Principal":{"AWS":"000000000000"},)"

@@ -87,6 +87,17 @@ class RecordingHandler : public HttpClient {
   std::string first_event_;
 };
 
+// The lines of the file at `path` (an on-failure destination's), which is then removed.
+std::vector<std::string> LinesOf(const std::filesystem::path& path) {
+  std::vector<std::string> lines;
+  {
+    std::ifstream file(path);
+    for (std::string line; std::getline(file, line);) lines.push_back(line);
+  }
+  std::filesystem::remove(path);
+  return lines;
+}
+
 class RunnerTest : public ::testing::Test {
  protected:
   RunnerTest() {
@@ -209,19 +220,16 @@ TEST_F(RunnerTest, BisectionIsolatesAFailingRecordAndRetriesEndAtTheLimit) {
       handler.Batches(),
       (std::vector<std::vector<std::string>>{
           {"a", "b", "poison", "d"}, {"a", "b"}, {"poison", "d"}, {"poison"}, {"poison"}, {"d"}}));
-  std::ifstream file(failures);
-  std::string line;
-  ASSERT_TRUE(std::getline(file, line));
+  const std::vector<std::string> lines = LinesOf(failures);
+  ASSERT_EQ(lines.size(), 1u);
   simdjson::dom::parser parser;
-  simdjson::dom::element failure = parser.parse(line);
+  simdjson::dom::element failure = parser.parse(lines[0]);
   EXPECT_EQ(std::string_view(failure["requestContext"]["condition"]), "RetryAttemptsExhausted");
   EXPECT_EQ(int64_t(failure["requestContext"]["approximateInvokeCount"]), 4);
   EXPECT_EQ(std::string_view(failure["responseContext"]["functionError"]), "Unhandled");
   EXPECT_EQ(int64_t(failure["DDBStreamBatchInfo"]["batchSize"]), 1);
   EXPECT_EQ(std::string_view(failure["DDBStreamBatchInfo"]["streamArn"]),
             table->StreamArn(table->streams[0]));
-  EXPECT_FALSE(std::getline(file, line));
-  std::filesystem::remove(failures);
 }
 
 TEST_F(RunnerTest, RecordsPastTheirMaximumAgeAreGivenUpByTheServiceClock) {
@@ -238,15 +246,13 @@ TEST_F(RunnerTest, RecordsPastTheirMaximumAgeAreGivenUpByTheServiceClock) {
   clock.Advance(61'000);
   ASSERT_TRUE(Eventually([&] { return runner->Statistics().records_discarded == 2; }));
   runner->Stop();
-  std::ifstream file(failures);
-  std::string line;
-  ASSERT_TRUE(std::getline(file, line));
+  const std::vector<std::string> lines = LinesOf(failures);
+  ASSERT_EQ(lines.size(), 1u);
   simdjson::dom::parser parser;
-  simdjson::dom::element failure = parser.parse(line);
+  simdjson::dom::element failure = parser.parse(lines[0]);
   EXPECT_EQ(std::string_view(failure["requestContext"]["condition"]), "RecordAgeExceeded");
   EXPECT_EQ(int64_t(failure["DDBStreamBatchInfo"]["batchSize"]), 2);
   EXPECT_EQ(std::string_view(failure["responseContext"]["functionError"]), "Unhandled");
-  std::filesystem::remove(failures);
 }
 
 TEST_F(RunnerTest, APartialBatchResponseRetriesFromTheFirstFailedRecord) {
