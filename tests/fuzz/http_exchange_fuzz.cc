@@ -98,8 +98,12 @@ class Server {
     if (request.authorization.empty()) request.authorization = authorization;
     HttpReply reply = server::http::HandleExchange(*service_, request);
     DeleteTables(authorization);
-    // Fault rules an input set (PUT /ddbd/faults) would change how later inputs run.
+    // Fault rules an input set (PUT /ddbd/faults) would change how later inputs run, and a
+    // trigger it set would keep running (a Command one would run whatever the input wrote).
     service_->faults().Clear();
+    for (const auto& trigger : service_->triggers().List()) {
+      if (!service_->triggers().Delete(trigger.definition.name).ok()) std::abort();
+    }
     return reply;
   }
 
