@@ -119,6 +119,10 @@ test("records arrive in Lambda's event shape, in batches of BatchSize", async ()
   assert.equal(stats.BatchesFailed, 0);
   const listed = await server.control("GET", "/ddbd/triggers");
   assert.ok(listed.body.Triggers.some((trigger) => trigger.Name === "sized"));
+  const metrics = await (await fetch(`${server.endpoint}/metrics`)).text();
+  assert.match(metrics, /^ddbd_trigger_batches_total\{trigger="sized",outcome="delivered"\} 3$/m);
+  assert.match(metrics, /^ddbd_trigger_records_total\{trigger="sized",fate="delivered"\} 7$/m);
+  assert.match(metrics, /^ddbd_trigger_iterator_age_seconds\{trigger="sized"\} 0$/m);
 });
 
 test("MaximumBatchingWindowInSeconds holds a batch until the service clock has moved on", async () => {
