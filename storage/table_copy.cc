@@ -58,7 +58,14 @@ class Database::Impl::RangeCopy {
     file.column_family = family_;
     file.external_files = {path_};
     file.options.move_files = true;
-    // The sequence number goes to the manifest only: the file is not rewritten.
+    // The copy's keys are under a new table id that no reader has seen, so no snapshot
+    // (the copy's own, an export's) needs them hidden: without that, RocksDB gives the
+    // file a global sequence number, and a file at the bottom level with one is compacted
+    // again at once ("BottommostFiles") just to zero it — a rewrite of the whole copy, with
+    // compression, on the server's cores. A file that overlaps nothing gets sequence 0.
+    file.options.snapshot_consistency = false;
+    // A sequence number, when one is given, goes to the manifest only: the file is not
+    // rewritten.
     file.options.write_global_seqno = false;
     return std::optional<rocksdb::IngestExternalFileArg>(std::move(file));
   }
