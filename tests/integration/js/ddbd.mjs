@@ -41,7 +41,13 @@ async function terminate(child, signal) {
 
 export async function startDdbd(...extraArgs) {
   const dataDir = mkdtempSync(join(tmpdir(), "ddbd-js-"));
-  let running = await launch(dataDir, extraArgs);
+  let running;
+  try {
+    running = await launch(dataDir, extraArgs);
+  } catch (error) {  // a server that refused to start leaves no directory behind
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const server = {
     get endpoint() { return `http://127.0.0.1:${running.port}`; },
     // What the server has written to stderr so far.

@@ -395,3 +395,23 @@ test("--triggers FILE starts a command trigger before its table exists", async (
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a --triggers file that Lambda's rules refuse stops the server at start-up", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ddbd-triggers-"));
+  const file = join(dir, "triggers.json");
+  try {
+    writeFileSync(file, JSON.stringify({ Triggers: [{
+      Name: "audit", TableName: "Audit", Command: "cat", StartingPosition: "LATEST",
+      ParallelizationFactor: 11,
+    }] }));
+    await assert.rejects(startDdbd("--triggers", file),
+                         /exited with 1: .*trigger audit: 1 validation error detected: Value '11' at 'parallelizationFactor'/s);
+    writeFileSync(file, "[]");
+    await assert.rejects(startDdbd("--triggers", file),
+                         /exited with 1: .*the file must be \{"Triggers"/s);
+    await assert.rejects(startDdbd("--triggers", join(dir, "missing.json")),
+                         /exited with 1: .*--triggers: cannot read/s);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
