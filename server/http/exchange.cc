@@ -2,7 +2,6 @@
 #include "server/http/exchange.h"
 
 #include <simdjson.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -15,6 +14,7 @@
 #include "server/dispatch.h"
 #include "server/fault_injection.h"
 #include "server/http/content_coding.h"
+#include "server/http/crc32.h"
 #include "server/http/sigv4.h"
 #include "server/op_context.h"
 #include "server/resource_access.h"
@@ -351,9 +351,7 @@ HttpReply HandleExchange(Service& service, HttpRequest& request) {
   LogRequest(service, request, operation, reply, request_id, seconds * 1000);
   reply.headers.emplace_back("x-amzn-RequestId", std::move(request_id));
   // Over the bytes sent, compressed or not: what DynamoDB covers and the SDKs check.
-  uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(reply.body.data()),
-                    static_cast<uInt>(reply.body.size()));
-  reply.headers.emplace_back("x-amz-crc32", std::to_string(crc));
+  reply.headers.emplace_back("x-amz-crc32", std::to_string(Crc32(reply.body)));
   if (auto allowed = AllowedOrigin(service, request.origin)) {
     reply.headers.emplace_back("Access-Control-Allow-Origin", *allowed);
     reply.headers.emplace_back("Access-Control-Expose-Headers", std::string(kExposedHeaders));
