@@ -25,6 +25,11 @@ constexpr auto kFirstBackoff = std::chrono::milliseconds(100);
 constexpr auto kMaxBackoff = std::chrono::milliseconds(2000);
 constexpr auto kDestinationTimeout = std::chrono::milliseconds(10'000);
 constexpr size_t kMaxWindowRecords = 10'000;
+// A window's records are read this many at a time, and no more once a lane's share of items
+// (by DynamoDB's measure) reaches half a 6 MB payload: records of large items cannot make a
+// window take memory beyond a few payloads.
+constexpr size_t kRecordsPerRead = 25;
+constexpr size_t kWindowBytesPerLane = kMaxPayloadBytes / 2;
 constexpr size_t kEventOverheadBytes = 16;
 
 // The lane of a record: a hash of its key attributes (FNV-1a of their JSON), so that one
@@ -201,10 +206,8 @@ Result<Runner::Progress> Runner::PassOn(const Source& source) {
     }
     start = checkpoint_;
   }
-  const int64_t factor = definition_.parallelization_factor;
-  const size_t window =
-      std::min(kMaxWindowRecords, static_cast<size_t>(definition_.batch_size * factor));
-  DDBD_ASSIGN_OR_RETURN(auto records, context_.db.ReadStream(stream.id, start.after, window));
+  DDBD_ASSIGN_OR_RETURN(Window window, ReadWindow(stream.id, start.after));
+  std::vector<storage::StreamRecord>& records = window.records;
   const int64_t now_ms = context_.clock.NowMs();
   {
     std::lock_guard lock(statistics_mutex_);
@@ -219,12 +222,9 @@ Result<Runner::Progress> Runner::PassOn(const Source& source) {
   if (records.empty()) return Progress::kIdle;
 
   // The batching window, by the service clock: hold a window that is not full.
-  if (definition_.batching_window_seconds > 0 && records.size() < window) {
-    size_t bytes = 0;
-    for (const auto& record : records) bytes += record.size_bytes;
-    const bool old_enough =
-        now_ms - records.front().time_ms >= definition_.batching_window_seconds * 1000;
-    if (!old_enough && bytes * 2 < kMaxPayloadBytes) return Progress::kWaiting;
+  if (definition_.batching_window_seconds > 0 && !window.full &&
+      now_ms - records.front().time_ms < definition_.batching_window_seconds * 1000) {
+    return Progress::kWaiting;
   }
 
   std::vector<std::vector<Entry>> lanes = LanesOf(source, records, start);
@@ -235,6 +235,28 @@ Result<Runner::Progress> Runner::PassOn(const Source& source) {
   std::fill(checkpoint_.lanes.begin(), checkpoint_.lanes.end(), 0);
   DDBD_RETURN_IF_ERROR(SaveCheckpoint());
   return Progress::kDelivered;
+}
+
+Result<Runner::Window> Runner::ReadWindow(uint64_t stream_id, uint64_t after) {
+  const int64_t factor = definition_.parallelization_factor;
+  const size_t max_records =
+      std::min(kMaxWindowRecords, static_cast<size_t>(definition_.batch_size * factor));
+  const size_t max_bytes = static_cast<size_t>(factor) * kWindowBytesPerLane;
+  Window window;
+  size_t bytes = 0;
+  while (!window.full) {
+    const size_t wanted = std::min(kRecordsPerRead, max_records - window.records.size());
+    DDBD_ASSIGN_OR_RETURN(auto records, context_.db.ReadStream(stream_id, after, wanted));
+    for (storage::StreamRecord& record : records) {
+      bytes += record.size_bytes;
+      after = record.sequence;
+      window.records.push_back(std::move(record));
+      window.full = window.records.size() >= max_records || bytes >= max_bytes;
+      if (window.full) break;
+    }
+    if (records.size() < wanted) break;  // nothing more yet
+  }
+  return window;
 }
 
 std::vector<std::vector<Runner::Entry>> Runner::LanesOf(

@@ -9,9 +9,10 @@
 //   table created later is read from its start), AT_TIMESTAMP at the first record from then.
 // - Records are read in windows of BatchSize × ParallelizationFactor. With a factor above 1,
 //   a window's records are split by partition key into that many lanes delivered at once, so
-//   one item's records keep their order. A lane's records go in batches of at most BatchSize
-//   records and 6 MB. With MaximumBatchingWindowInSeconds, a window that is not full is held
-//   until its oldest record is that old by the service clock.
+//   one item's records keep their order (a window also ends once it holds 3 MB of items per
+//   lane, so large items cannot take memory without bound). A lane's records go in batches of
+//   at most BatchSize records and 6 MB. With MaximumBatchingWindowInSeconds, a window that is
+//   not full is held until its oldest record is that old by the service clock.
 // - Records not matching FilterCriteria are dropped; AT_TIMESTAMP's earlier records skipped.
 // - A failed batch (function error, or batchItemFailures with ReportBatchItemFailures) is
 //   retried with back-off: from its first failed record for a partial batch response, in
@@ -94,6 +95,10 @@ class Runner {
     int64_t time_ms = 0;
     std::string json;
   };
+  struct Window {  // the records after the checkpoint, as many as one pass delivers
+    std::vector<storage::StreamRecord> records;
+    bool full = false;  // BatchSize × ParallelizationFactor records, or their bytes' bound
+  };
   struct Checkpoint {
     uint64_t stream_id = 0;
     uint64_t after = 0;
@@ -115,6 +120,9 @@ class Runner {
   Result<Progress> Pass();
   Result<Progress> PassOn(const Source& source);
   Status Begin(const StreamSpec& stream);
+  // Reads the window after `after`: up to BatchSize × ParallelizationFactor records, fewer
+  // once their items come to ParallelizationFactor × 3 MB.
+  Result<Window> ReadWindow(uint64_t stream_id, uint64_t after);
   // The window's records to deliver, rendered, by lane: without those acknowledged before a
   // restart, before AT_TIMESTAMP's time, or not matching the filters (counted).
   std::vector<std::vector<Entry>> LanesOf(const Source& source,

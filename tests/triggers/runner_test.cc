@@ -185,6 +185,18 @@ TEST_F(RunnerTest, BatchesBySizeInOrderWithLambdasEventShape) {
   EXPECT_EQ(s.last_processing_result, "OK");
 }
 
+TEST_F(RunnerTest, AWindowOfLargeItemsEndsAtItsBytesBound) {
+  const std::string payload(100'000, 'x');
+  for (int i = 0; i < 40; ++i) Write("big" + std::to_string(i), payload);
+  auto runner = Start(Definition());  // BatchSize 100
+  ASSERT_TRUE(Eventually([&] { return handler.Keys().size() == 40; }));
+  runner->Stop();
+  // 3 MB of items: the window ends with the record that reaches it, the 32nd of ~100 KB.
+  std::vector<size_t> sizes;
+  for (const auto& batch : handler.Batches()) sizes.push_back(batch.size());
+  EXPECT_EQ(sizes, (std::vector<size_t>{32, 8}));
+}
+
 TEST_F(RunnerTest, TheBatchingWindowFollowsTheServiceClock) {
   TriggerDefinition d = Definition();
   d.batching_window_seconds = 10;
