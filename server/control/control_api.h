@@ -1,9 +1,9 @@
 // The control API: ddbd's own endpoints under /ddbd/ on the DynamoDB port, for test suites —
 // namespaces (list, drop) and their snapshots, the clock (read, freeze, advance, run),
-// on-demand Time to Live sweeps, fault rules and stream triggers. JSON in and out; an error is {"__type", "message"} with a 4xx status: 400
-// ValidationException for a bad request, 404 ddbd#NotFoundException for a path that does not
-// exist, 405 ddbd#MethodNotAllowedException for a method a path does not take. The README's
-// "Testing with ddbd" section is the user's contract.
+// on-demand Time to Live sweeps, fault rules and stream triggers. JSON in and out; an error is
+// {"__type", "message"} with a 4xx status: 400 ValidationException for a bad request, 404
+// ddbd#NotFoundException for a path that does not exist, 405 ddbd#MethodNotAllowedException for a
+// method a path does not take. The README's "Testing with ddbd" section is the user's contract.
 //
 // Entry points: IsControlPath, HandleControl.
 #pragma once

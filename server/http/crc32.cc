@@ -8,7 +8,7 @@
 
 #include <zlib.h>
 
-#if defined(__x86_64__)
+#ifdef __x86_64__
 #include <immintrin.h>
 #define DDBD_CARRYLESS_CRC 1
 #endif
