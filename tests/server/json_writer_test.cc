@@ -51,10 +51,11 @@ std::string Escaped(unsigned char c) {
 }
 
 TEST(JsonWriterTest, EveryByteIsEscapedRightAtEveryPlaceOfAWord) {
-  // The scan looks at eight bytes at a time: each of the 256 byte values, at each offset of a
-  // word and in the unaligned tail, among plain bytes and bytes of 0x80 and above.
+  // The scan looks at eight or sixteen bytes at a time: each of the 256 byte values, at each
+  // offset of a step and in the overlapping tail, among plain bytes and bytes of 0x80 and
+  // above.
   for (int value = 0; value < 256; ++value) {
-    for (size_t length : {1, 7, 8, 9, 15, 16, 17, 23}) {
+    for (size_t length : {1, 7, 8, 9, 15, 16, 17, 23, 31, 32, 33, 47, 64}) {
       for (size_t at = 0; at < length; ++at) {
         std::string input(length, (at % 2) ? 'a' : '\xc3');
         input[at] = static_cast<char>(value);
