@@ -73,6 +73,7 @@ Status Triggers::Start() {
 
 void Triggers::Stop() {
   std::lock_guard lock(mutex_);
+  started_ = false;  // a trigger put while the server stops is stored, not run
   for (auto& [name, runner] : runners_) runner->Stop();
 }
 

@@ -1,5 +1,6 @@
 // The ddbd console: tables and items, a query and scan builder, a stream tail, the
-// access-pattern report as charts, and the control API (namespaces, snapshots, clock, faults).
+// access-pattern report as charts, and the control API (namespaces, snapshots, clock, faults,
+// stream triggers).
 // It speaks DynamoDB's JSON protocol to this same server, in the namespace chosen at the top
 // (the X-Ddbd-Namespace header). Values stay in DynamoDB JSON from the wire to the screen and
 // back: numbers stay the strings DynamoDB sends (every digit kept), binaries stay base64, sets
@@ -755,11 +756,52 @@ async function faultsView() {
       h("button.danger", { onclick: () => attempt(async () => { await control("DELETE", "/ddbd/faults"); faultsView(); }) }, "Clear")));
 }
 
+// The members of a trigger's answer that are not part of its definition.
+const TRIGGER_STATE = ["Name", "State", "LastProcessingResult", "Position", "Statistics", "CreationDateTime"];
+
+async function triggersView() {
+  const { Triggers: triggers } = await control("GET", "/ddbd/triggers");
+  const reload = () => attempt(triggersView);
+  const name = h("input.trigger-name", { placeholder: "trigger name", spellcheck: "false" });
+  const text = h("textarea.definition", { rows: 12, spellcheck: "false", value: JSON.stringify({
+    Namespace: state.namespace, TableName: "", Url: "http://127.0.0.1:3000/",
+    StartingPosition: "LATEST", BatchSize: 100 }, null, 2) });
+  const edit = (trigger) => {
+    name.value = trigger.Name;
+    const definition = Object.fromEntries(Object.entries(trigger).filter(([key]) => !TRIGGER_STATE.includes(key)));
+    text.value = JSON.stringify(definition, null, 2);
+  };
+  const path = (trigger) => `/ddbd/triggers/${encodeURIComponent(trigger)}`;
+  show(h("h1", {}, "Stream triggers"),
+    h("div.row", {}, h("button.plain", { onclick: reload }, "Refresh")),
+    triggers.length ? h("table.grid.triggers", {},
+      h("thead", {}, h("tr", {}, ["Name", "Table", "Target", "State", "Last result", "Batches", "Failed",
+        "Retried", "Records", "Iterator age", "Last error", ""].map((n) => h("th", {}, n)))),
+      h("tbody", {}, triggers.map((trigger) => {
+        const s = trigger.Statistics;
+        return h("tr", { "data-trigger": trigger.Name },
+          h("td", {}, trigger.Name), h("td", {}, `${trigger.Namespace}/${trigger.TableName}`),
+          h("td", {}, trigger.Url || trigger.Command), h("td", {}, trigger.State),
+          h("td", {}, trigger.LastProcessingResult), h("td", {}, s.BatchesDelivered),
+          h("td", {}, s.BatchesFailed), h("td", {}, s.BatchesRetried), h("td", {}, s.RecordsDelivered),
+          h("td", {}, `${(s.IteratorAgeMilliseconds / 1000).toFixed(1)} s`), h("td", {}, s.LastError || ""),
+          h("td", {}, h("button.plain", { onclick: () => edit(trigger) }, "Edit"), " ",
+            h("button.danger", { onclick: () => confirm(`Delete trigger ${trigger.Name}?`) &&
+              attempt(async () => { await control("DELETE", path(trigger.Name)); reload(); }) }, "Delete")));
+      }))) : h("p.muted", {}, "No triggers."),
+    h("h2", {}, "Definition (JSON, as PUT /ddbd/triggers/{name} takes it)"),
+    h("div.row", {}, name), text,
+    h("div.row", {}, h("button.put-trigger", { onclick: () => attempt(async () => {
+      await control("PUT", path(name.value), JSON.parse(text.value || "{}")); say("Trigger saved."); reload();
+    }) }, "Create or replace")),
+    h("p.muted", {}, "Each batch of the table's stream goes to the URL (a POST) or the command (on standard input) as Lambda's event: see \"Local stream handlers\" in the README."));
+}
+
 // ---------- navigation ----------
 
 const VIEWS = {
   tables: tablesView, query: queryView, stream: streamView, report: reportView,
-  namespaces: namespacesView, clock: clockView, faults: faultsView,
+  namespaces: namespacesView, clock: clockView, faults: faultsView, triggers: triggersView,
 };
 
 function useNamespace(name) {

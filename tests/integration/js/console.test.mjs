@@ -9,8 +9,11 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import {
-  CreateTableCommand, GetItemCommand, PutItemCommand, UpdateItemCommand,
+  CreateTableCommand, DescribeTableCommand, GetItemCommand, PutItemCommand, UpdateItemCommand,
 } from "@aws-sdk/client-dynamodb";
+import {
+  DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand,
+} from "@aws-sdk/client-dynamodb-streams";
 import { startDdbd } from "./ddbd.mjs";
 
 const screenshots = process.env.DDBD_SCREENSHOTS ?? join(process.cwd(), "console-screenshots");
@@ -214,6 +217,43 @@ test("the report's charts carry the report's figures", async () => {
   const cost = Object.fromEntries(await bars("cost"));
   assert.equal(cost["on demand"], catalog.EstimatedMonthlyCost.OnDemand);
   await shot("report");
+});
+
+test("the triggers page creates a trigger, shows its counters and deletes it", async () => {
+  await open("triggers");
+  assert.equal(await page.$eval("main p.muted", (p) => p.textContent), "No triggers.");
+  await page.type("input.trigger-name", "audit");
+  await page.$eval("textarea.definition", (area) => {
+    area.value = JSON.stringify({ TableName: "Catalog", Command: "cat > /dev/null",
+                                  StartingPosition: "TRIM_HORIZON", BatchSize: 10 });
+  });
+  await page.click("button.put-trigger");
+  await page.waitForSelector('tr[data-trigger="audit"]');
+  // Every record the table's stream holds (the earlier tests' changes too) is delivered.
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: "Catalog" }));
+  const streams = new DynamoDBStreamsClient({ endpoint: server.endpoint, region: "us-east-1",
+                                              credentials: { accessKeyId: "AKIDJS", secretAccessKey: "secret" } });
+  const { StreamDescription: stream } =
+    await streams.send(new DescribeStreamCommand({ StreamArn: Table.LatestStreamArn }));
+  const { ShardIterator } = await streams.send(new GetShardIteratorCommand({
+    StreamArn: Table.LatestStreamArn, ShardId: stream.Shards[0].ShardId,
+    ShardIteratorType: "TRIM_HORIZON" }));
+  const { Records: records } = await streams.send(new GetRecordsCommand({ ShardIterator }));
+  streams.destroy();
+  const delivered = async () => (await server.control("GET", "/ddbd/triggers/audit")).body.Statistics;
+  for (let i = 0; i < 200 && (await delivered()).RecordsDelivered < records.length; ++i) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  await open("triggers");
+  assert.deepEqual(
+    await page.$$eval('tr[data-trigger="audit"] td', (cells) => cells.slice(0, 9).map((c) => c.textContent)),
+    ["audit", "default/Catalog", "cat > /dev/null", "Enabled", "OK", "1", "0", "0",
+     String(records.length)]);
+  assert.ok(records.length >= 4);
+  await shot("triggers");
+  await page.click('tr[data-trigger="audit"] button.danger');
+  await page.waitForFunction(() => !document.querySelector('tr[data-trigger="audit"]'));
+  assert.equal((await server.control("GET", "/ddbd/triggers/audit")).status, 404);
 });
 
 test("the control pages freeze the clock and save a snapshot", async () => {
