@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "model/wildcard.h"
 #include "policies/policy_document.h"
 #include "policies/policy_evaluation.h"
 
@@ -26,6 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!again.ok() || *again != *normalized) std::abort();
   ExplicitlyDenies(*normalized, {"arn:aws:iam::000000000000:user/K", "dynamodb:GetItem",
                                  "arn:aws:dynamodb:us-east-1:000000000000:table/T"});
-  WildcardMatch(text.substr(0, 64), text.substr(64, 64), data[0] & 2);
+  WildcardMatch(text.substr(0, 64), text.substr(64, 64),
+                {.question_mark = (data[0] & 1) != 0, .ignore_case = (data[0] & 2) != 0});
   return 0;
 }
