@@ -32,17 +32,6 @@ constexpr size_t kRecordsPerRead = 25;
 constexpr size_t kWindowBytesPerLane = kMaxPayloadBytes / 2;
 constexpr size_t kEventOverheadBytes = 16;
 
-// The lane of a record: a hash of its key attributes (FNV-1a of their JSON), so that one
-// item's records always share a lane, across restarts too.
-size_t LaneOf(const Item& keys, int64_t lanes) {
-  if (lanes <= 1) return 0;
-  wire::JsonWriter out;
-  wire::WriteAttributeMap(out, keys);
-  uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : out.str()) hash = (hash ^ c) * 1099511628211ull;
-  return static_cast<size_t>(hash % static_cast<uint64_t>(lanes));
-}
-
 std::vector<const StreamSpec*> StreamsInOrder(const TableDef& table) {
   std::vector<const StreamSpec*> streams;
   for (const StreamSpec& stream : table.streams) streams.push_back(&stream);
@@ -95,6 +84,15 @@ Status AppendLine(const std::string& path, const std::string& line) {
 }
 
 }  // namespace
+
+size_t Runner::LaneOf(const Item& keys, int64_t lanes) {
+  if (lanes <= 1) return 0;
+  wire::JsonWriter out;
+  wire::WriteAttributeMap(out, keys);
+  uint64_t hash = 1469598103934665603ull;
+  for (unsigned char c : out.str()) hash = (hash ^ c) * 1099511628211ull;
+  return static_cast<size_t>(hash % static_cast<uint64_t>(lanes));
+}
 
 void Runner::Start() {
   thread_ = std::thread([this] { Loop(); });

@@ -85,6 +85,10 @@ class Runner {
   TriggerStatistics Statistics() const;
   const TriggerDefinition& definition() const { return definition_; }
 
+  // The lane of a record among `lanes`: a hash of its key attributes (FNV-1a of their JSON),
+  // so that one item's records always share a lane, across restarts too.
+  static size_t LaneOf(const Item& keys, int64_t lanes);
+
   // The checkpoint's job kind (storage/FORMAT.md).
   static constexpr char kCheckpointKind = 'C';
 

@@ -339,6 +339,44 @@ TEST_F(RunnerTest, TheCheckpointSurvivesAStop) {
   EXPECT_EQ(handler.Batches(), (std::vector<std::vector<std::string>>{{"a", "b"}, {"c"}}));
 }
 
+TEST_F(RunnerTest, AfterAStopOnlyTheLaneThatHadNotAcknowledgedDeliversAgain) {
+  // Two keys in different lanes of two.
+  std::string steady = "k0", stuck;
+  const auto lane = [](const std::string& pk) {
+    return Runner::LaneOf(Item{{"pk", AttributeValue::String(pk)}}, 2);
+  };
+  for (int i = 1; stuck.empty(); ++i) {
+    if (lane("k" + std::to_string(i)) != lane(steady)) stuck = "k" + std::to_string(i);
+  }
+  Write(steady);
+  Write(stuck);
+  Write(steady);
+  std::atomic<bool> failing{true};
+  handler.answer = [&](const std::vector<Received>& batch) {
+    const bool refused = failing && batch[0].pk == stuck;
+    return HttpClient::Reply{refused ? 500u : 200u, false, ""};
+  };
+  TriggerDefinition d = Definition();
+  d.batch_size = 2;  // a window of four records holds all three
+  d.parallelization_factor = 2;
+  auto runner = Start(d);
+  // The steady lane finishes; the stuck one keeps failing, so the window never completes.
+  ASSERT_TRUE(Eventually([&] {
+    return runner->Statistics().records_delivered == 2 && runner->Statistics().batches_failed >= 2;
+  }));
+  runner->Stop();
+  failing = false;
+  const size_t before = handler.Batches().size();
+  auto again = Start(d);
+  ASSERT_TRUE(Eventually([&] { return again->Statistics().records_delivered == 1; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  again->Stop();
+  const auto batches = handler.Batches();
+  // After the restart: only the stuck key's record, not the steady lane's again.
+  EXPECT_EQ(std::vector<std::vector<std::string>>(batches.begin() + before, batches.end()),
+            (std::vector<std::vector<std::string>>{{stuck}}));
+}
+
 TEST_F(RunnerTest, LatestStartsAfterTheLastRecordWhenCreated) {
   Write("old");
   TriggerDefinition d = Definition();
