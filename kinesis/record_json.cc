@@ -1,50 +1,25 @@
 // Rendering of DynamoDB's Kinesis records.
 #include "kinesis/record_json.h"
 
-#include <openssl/evp.h>
-
-#include <array>
-#include <cstdio>
 #include <string>
 
 #include "streams/shards.h"
 #include "wire/attribute_value_json.h"
 #include "wire/json_writer.h"
+#include "wire/md5.h"
 
 namespace ddbd::kinesis {
-namespace {
-
-using Digest = std::array<unsigned char, 16>;
-
-Digest Md5(std::string_view bytes) {
-  Digest digest{};
-  unsigned int size = 0;
-  EVP_Digest(bytes.data(), bytes.size(), digest.data(), &size, EVP_md5(), nullptr);
-  return digest;
-}
-
-std::string Hex(const Digest& digest, const char* format) {
-  std::string out;
-  char two[3];
-  for (unsigned char byte : digest) {
-    std::snprintf(two, sizeof two, format, byte);
-    out += two;
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string PartitionKeyOf(const Item& keys) {
   wire::JsonWriter out;
   wire::WriteAttributeMap(out, keys);  // an Item is ordered by name: the same bytes each time
-  return Hex(Md5(out.str()), "%02X");
+  return wire::HexOf(wire::Md5(out.str()), /*upper=*/true);
 }
 
 std::string EventIdOf(std::string_view table_uuid, uint64_t records_id, uint64_t sequence) {
   std::string identity(table_uuid);
   identity += '/' + std::to_string(records_id) + '/' + std::to_string(sequence);
-  const std::string hex = Hex(Md5(identity), "%02x");
+  const std::string hex = wire::HexOf(wire::Md5(identity));
   // Version 4 and RFC 4122's variant, as a random UUID has them.
   const char variant = "89ab"[std::stoi(hex.substr(16, 1), nullptr, 16) % 4];
   return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-4" + hex.substr(13, 3) + "-" + variant +

@@ -1,8 +1,6 @@
 // Job ids, times, checksums and file names.
 #include "portability/job_naming.h"
 
-#include <openssl/evp.h>
-
 #include <array>
 #include <cinttypes>
 #include <cstdio>
@@ -10,24 +8,13 @@
 #include <random>
 
 #include "wire/base64.h"
+#include "wire/md5.h"
 
 namespace ddbd::portability {
-namespace {
 
-using Md5Digest = std::array<unsigned char, 16>;
-
-Md5Digest Md5(std::string_view bytes) {
-  Md5Digest digest{};
-  unsigned int size = 0;
-  EVP_Digest(bytes.data(), bytes.size(), digest.data(), &size, EVP_md5(), nullptr);
-  return digest;
-}
-
-std::string_view AsBytes(const Md5Digest& digest) {
-  return {reinterpret_cast<const char*>(digest.data()), digest.size()};
-}
-
-}  // namespace
+using wire::DigestBytes;
+using wire::Md5;
+using wire::Md5Digest;
 
 std::string NewJobId(int64_t start_ms) {
   static thread_local std::mt19937 random{std::random_device{}()};
@@ -65,17 +52,12 @@ std::string IsoTime(int64_t ms) {
   return text;
 }
 
-std::string Md5Base64(std::string_view bytes) { return wire::Base64Encode(AsBytes(Md5(bytes))); }
+std::string Md5Base64(std::string_view bytes) {
+  return wire::Base64Encode(DigestBytes(Md5(bytes)));
+}
 
 std::string SinglePartEtag(std::string_view bytes) {
-  const Md5Digest of_digest = Md5(AsBytes(Md5(bytes)));
-  std::string hex;
-  for (unsigned char byte : of_digest) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    hex.push_back(kHex[byte >> 4]);
-    hex.push_back(kHex[byte & 15]);
-  }
-  return hex + "-1";
+  return wire::HexOf(Md5(DigestBytes(Md5(bytes)))) + "-1";
 }
 
 std::string DataFileName(std::string_view seed) {

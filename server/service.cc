@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "model/log.h"
+#include "model/names.h"
 #include "model/utf8.h"
 #include "server/kinesis_endpoint.h"
 #include "server/ops/ops.h"
@@ -141,12 +142,7 @@ std::string Service::ScopeOf(const CredentialScope& credentials) const {
 }
 
 Result<std::string> Service::ScopeOfNamespace(std::string_view name) {
-  const bool valid =
-      !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '_' || c == '.' || c == '-';
-      });
-  if (!valid) {
+  if (!IsControlName(name)) {
     return Error::Validation("Invalid namespace name '" + QuotableUtf8(name, 64) +
                              "': a namespace name is 1 to 64 characters of A-Z, a-z, 0-9, "
                              "'_', '.' and '-'");

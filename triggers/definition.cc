@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "model/names.h"
 #include "model/utf8.h"
 #include "wire/constraint_errors.h"
 
@@ -237,19 +238,9 @@ std::string_view StartingPositionName(StartingPosition position) {
   return "TRIM_HORIZON";
 }
 
-bool IsValidTriggerName(std::string_view name) {
-  if (name.empty() || name.size() > 64) return false;
-  for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') {
-      return false;
-    }
-  }
-  return true;
-}
-
 Result<TriggerDefinition> ParseDefinition(std::string_view name, wire::JsonObject body,
                                           bool stored) {
-  if (!IsValidTriggerName(name)) {
+  if (!IsControlName(name)) {
     return Error::Validation("A trigger's name is 1 to 64 characters of [A-Za-z0-9_.-]");
   }
   TriggerDefinition definition;

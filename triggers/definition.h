@@ -69,7 +69,4 @@ Result<TriggerDefinition> ParseDefinition(std::string_view name, wire::JsonObjec
 // sets itself (and the scope).
 void RenderDefinition(wire::JsonWriter& out, const TriggerDefinition& definition, bool stored);
 
-// Whether `name` is 1–64 characters of [A-Za-z0-9_.-].
-bool IsValidTriggerName(std::string_view name);
-
 }  // namespace ddbd::triggers
