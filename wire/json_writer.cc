@@ -13,6 +13,16 @@
 #include <emmintrin.h>
 #endif
 
+// AddressSanitizer reports any read past an allocation's end, even within its page.
+#ifdef __SANITIZE_ADDRESS__
+#define DDBD_NO_OVERREAD
+#endif
+#ifdef __has_feature
+#if __has_feature(address_sanitizer)
+#define DDBD_NO_OVERREAD
+#endif
+#endif
+
 namespace ddbd::wire {
 
 namespace {
@@ -36,14 +46,16 @@ constexpr std::array<bool, 256> kNeedsEscape = [] {
 }();
 
 #ifdef __SSE2__
-// The bits of the 16 bytes at `p` that need an escape: an unsigned byte of at most 0x1F (its
+// The bits of the 16 `bytes` that need an escape: an unsigned byte of at most 0x1F (its
 // minimum with 0x1F is itself), a quote or a backslash.
-int DirtyBytes(const char* p) {
-  const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+int DirtyBytes(__m128i bytes) {
   const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x1F)), bytes);
   const __m128i quote = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'));
   const __m128i backslash = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'));
   return _mm_movemask_epi8(_mm_or_si128(control, _mm_or_si128(quote, backslash)));
+}
+int DirtyBytes(const char* p) {
+  return DirtyBytes(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
 // CleanPrefix for strings of 16 bytes or more: 16 bytes a step, the last few in one more step
@@ -59,6 +71,18 @@ size_t LongCleanPrefix(std::string_view s) {
     if (dirty) return i + std::countr_zero(unsigned(dirty));
   }
   return n;
+}
+
+// Whether the 16 bytes from `p` can be read: they lie in one page, so reading past the end of
+// a shorter string never touches a page the string is not on. AddressSanitizer would still
+// report such a read (beyond the string's allocation), so its builds go the long way.
+bool SixteenReadable(const char* p) {
+#ifdef DDBD_NO_OVERREAD
+  (void)p;
+  return false;
+#else
+  return p != nullptr && (reinterpret_cast<uintptr_t>(p) & 4095) <= 4096 - 16;
+#endif
 }
 #endif
 
@@ -93,6 +117,22 @@ size_t CleanPrefix(std::string_view s) {
 // appending a short name or value piece by piece a third of a Query's rendering (callgrind).
 void JsonWriter::Quoted(std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
+#ifdef __SSE2__
+  // Most names and values are short: one load, one test, one store (the bytes stored past the
+  // string's end fall in the room beyond used_). Through CleanPrefix and memcpy, strings under
+  // sixteen bytes were 17 % of a Query's instructions (callgrind).
+  if (s.size() < 16 && SixteenReadable(s.data())) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data()));
+    if ((DirtyBytes(bytes) & ((1 << s.size()) - 1)) == 0) {
+      char* quoted = Reserve(18);
+      quoted[0] = '"';
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(quoted + 1), bytes);
+      quoted[s.size() + 1] = '"';
+      used_ += s.size() + 2;
+      return;
+    }
+  }
+#endif
   size_t clean = CleanPrefix(s);
   if (clean == s.size()) {
     char* quoted = Reserve(s.size() + 2);

@@ -4,6 +4,10 @@
 #include "wire/json_writer.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
 
 namespace ddbd::wire {
 namespace {
@@ -67,6 +71,39 @@ TEST(JsonWriterTest, EveryByteIsEscapedRightAtEveryPlaceOfAWord) {
       }
     }
   }
+}
+
+// Short strings are tested and copied sixteen bytes at a time, reading past their end: what
+// lies beyond a string is never part of it, however much it would need escaping.
+TEST(JsonWriterTest, BytesBeyondAShortStringDoNotCount) {
+  const std::string buffer = std::string(40, 'k') + std::string(32, '"') + std::string(32, '\n');
+  for (size_t length = 0; length < 17; ++length) {
+    const std::string_view before_quotes(buffer.data() + 40 - length, length);
+    const std::string_view before_controls(buffer.data() + 72 - length, length);
+    EXPECT_EQ(Rendered(before_quotes), "\"" + std::string(length, 'k') + "\"") << length;
+    std::string escaped_quotes;  // the quotes before the newlines are the string's own
+    for (size_t i = 0; i < length; ++i) escaped_quotes += "\\\"";
+    EXPECT_EQ(Rendered(before_controls), "\"" + escaped_quotes + "\"") << length;
+  }
+}
+
+// Reading past a string's end must never touch the next page: a string that ends where an
+// unreadable page begins is rendered without a fault, at every length.
+TEST(JsonWriterTest, ShortStringsAtAPageEndAreReadWithinTheirPage) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* pages = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+  ASSERT_NE(pages, MAP_FAILED);
+  ASSERT_EQ(mprotect(static_cast<char*>(pages) + page, page, PROT_NONE), 0);
+  char* end = static_cast<char*>(pages) + page;
+  std::memset(end - 32, 'z', 32);
+  for (size_t length = 1; length < 32; ++length) {
+    EXPECT_EQ(Rendered(std::string_view(end - length, length)),
+              "\"" + std::string(length, 'z') + "\"");
+  }
+  end[-1] = '\t';
+  EXPECT_EQ(Rendered(std::string_view(end - 3, 3)), R"("zz\t")");
+  munmap(pages, 2 * page);
 }
 
 // The writer grows its string ahead of what it writes: what it hands over is exactly the
