@@ -34,7 +34,7 @@ std::string RequestId(const FailedBatch& batch) {
   char text[40];
   std::snprintf(text, sizeof text,
                 "%08" PRIx64 "-%04" PRIx64 "-4%03" PRIx64 "-a%03" PRIx64 "-%012" PRIx64, a >> 32,
-                (a >> 16) & 0xFFFF, a & 0xFFF, (b >> 48) & 0xFFF, b & 0xFFFFFFFFFFFFull);
+                (a >> 16) & 0xFFFF, a & 0xFFF, (b >> 48) & 0xFFF, b & uint64_t{0xFFFFFFFFFFFF});
   return text;
 }
 

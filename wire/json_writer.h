@@ -8,10 +8,12 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace ddbd::wire {
+
 
 class JsonWriter {
  public:
@@ -63,24 +65,25 @@ class JsonWriter {
   // An epoch-seconds timestamp with millisecond precision, as the SDKs expect.
   JsonWriter& EpochSeconds(int64_t milliseconds);
 
-  std::string_view str() const { return std::string_view(out_.data(), used_); }
+  std::string_view str() const { return std::string_view(buffer_.get(), used_); }
+  // The JSON written, as a string; the writer starts again empty (keeping its room).
   std::string Take() {
-    out_.resize(used_);
+    std::string json(str());
     used_ = 0;
-    return std::move(out_);
+    return json;
   }
 
  private:
   void Separate() {
     if (used_ > 0) {
-      const char last = out_[used_ - 1];
+      const char last = buffer_[used_ - 1];
       if (last != '{' && last != '[' && last != ':') Put(',');
     }
   }
-  // Room for `n` more bytes at out_.data() + used_.
+  // Room for `n` more bytes at buffer_.get() + used_.
   char* Reserve(size_t n) {
-    if (out_.size() - used_ < n) Grow(n);
-    return out_.data() + used_;
+    if (capacity_ - used_ < n) Grow(n);
+    return buffer_.get() + used_;
   }
   void Grow(size_t n);
   void Put(char c) {
@@ -93,8 +96,11 @@ class JsonWriter {
     used_ += s.size();
   }
   void Quoted(std::string_view s);
+  [[gnu::noinline]] void QuotedAnyLength(std::string_view s);
 
-  std::string out_;  // out_[0, used_) is the JSON; the rest is room to grow into
+  // buffer_[0, used_) is the JSON; up to capacity_ is room to grow into, not initialised.
+  std::unique_ptr<char[]> buffer_;
+  size_t capacity_ = 0;
   size_t used_ = 0;
 };
 
