@@ -7,32 +7,6 @@
 
 namespace ddbd {
 
-std::string_view TypeName(AttributeType type) {
-  switch (type) {
-    case AttributeType::kS:
-      return "S";
-    case AttributeType::kN:
-      return "N";
-    case AttributeType::kB:
-      return "B";
-    case AttributeType::kBool:
-      return "BOOL";
-    case AttributeType::kNull:
-      return "NULL";
-    case AttributeType::kM:
-      return "M";
-    case AttributeType::kL:
-      return "L";
-    case AttributeType::kSS:
-      return "SS";
-    case AttributeType::kNS:
-      return "NS";
-    case AttributeType::kBS:
-      return "BS";
-  }
-  return "?";
-}
-
 bool operator==(const AttributeValue& a, const AttributeValue& b) {
   if (a.type_ != b.type_) return false;
   if (!a.is_set()) return a.value_ == b.value_;

@@ -29,7 +29,31 @@ enum class AttributeType : uint8_t {
 };
 
 // The wire name of a type: "S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS".
-std::string_view TypeName(AttributeType type);
+constexpr std::string_view TypeName(AttributeType type) {
+  switch (type) {
+    case AttributeType::kS:
+      return "S";
+    case AttributeType::kN:
+      return "N";
+    case AttributeType::kB:
+      return "B";
+    case AttributeType::kBool:
+      return "BOOL";
+    case AttributeType::kNull:
+      return "NULL";
+    case AttributeType::kM:
+      return "M";
+    case AttributeType::kL:
+      return "L";
+    case AttributeType::kSS:
+      return "SS";
+    case AttributeType::kNS:
+      return "NS";
+    case AttributeType::kBS:
+      return "BS";
+  }
+  return "?";
+}
 
 class AttributeValue;
 using AttributeMap = std::map<std::string, AttributeValue, std::less<>>;

@@ -81,9 +81,8 @@ class ItemCursor {
 // DynamoDB's size of a stored item (or index entry), read from its encoding's header.
 // Fails on a corrupt record.
 Result<size_t> StoredItemSize(std::string_view encoding);
-// Hands a stored item's attributes to `sink` in name order, as DecodeItem would produce them,
-// without building the Item. Fails on a corrupt record (having sent part of it).
-Status VisitStoredItem(std::string_view encoding, AttributeSink& sink);
+// (VisitStoredItem, which hands a stored item's attributes to a sink without building the
+// Item, is in storage/stored_item.h.)
 // The item (or index entry's attributes) a stored encoding holds. Fails on a corrupt record.
 Result<Item> DecodeStoredItem(std::string_view encoding);
 

@@ -224,9 +224,9 @@ namespace {
 
 std::atomic<bool> string_sets_sorted{false};
 
-bool StringSetsSorted() { return string_sets_sorted.load(std::memory_order_relaxed); }
-
 }  // namespace
+
+bool internal::StringSetsSorted() { return string_sets_sorted.load(std::memory_order_relaxed); }
 
 void SetStringSetsSorted(bool sorted) { string_sets_sorted.store(sorted); }
 
@@ -255,7 +255,7 @@ void WriteAttributeValue(JsonWriter& out, const AttributeValue& value) {
       out.EndArray();
       break;
     case AttributeType::kSS:
-      if (StringSetsSorted()) {
+      if (internal::StringSetsSorted()) {
         std::vector<std::string_view> members(value.set().begin(), value.set().end());
         std::sort(members.begin(), members.end());
         out.BeginArray();
@@ -285,65 +285,16 @@ void WriteAttributeMap(JsonWriter& out, const AttributeMap& map) {
   out.EndObject();
 }
 
-namespace {
-
-// `{"<type>":`, the opening of a value of `type`, appended at once (a third of a Query's
-// rendering went to writing these pieces one call at a time, callgrind).
-std::string_view TypeOpening(AttributeType type) {
-  static const std::array<std::string, 11> kOpenings = [] {
-    std::array<std::string, 11> openings;  // by the type's stored number, 1..10
-    for (size_t number = 1; number < openings.size(); ++number) {
-      openings[number] = "{\"" + std::string(TypeName(static_cast<AttributeType>(number))) + "\":";
-    }
-    return openings;
-  }();
-  const auto number = static_cast<size_t>(type);
-  return number < kOpenings.size() ? std::string_view(kOpenings[number]) : R"({"?":)";
+void JsonAttributeSink::Binary(std::string_view bytes) {
+  Opening(AttributeType::kB).String(Base64Encode(bytes)).EndObject();
 }
 
-}  // namespace
-
-void JsonAttributeSink::Name(std::string_view name) { out_.Key(name); }
-
-void JsonAttributeSink::Scalar(AttributeType type, std::string_view bytes) {
-  out_.Raw(TypeOpening(type));
-  if (type == AttributeType::kB) {
-    out_.String(Base64Encode(bytes));
-  } else {
-    out_.String(bytes);
-  }
-  out_.EndObject();
-}
-
-void JsonAttributeSink::Bool(bool value) {
-  out_.Raw(value ? R"({"BOOL":true})" : R"({"BOOL":false})");
-}
-
-void JsonAttributeSink::Null() { out_.Raw(R"({"NULL":true})"); }
-
-void JsonAttributeSink::BeginMap() { out_.Raw(TypeOpening(AttributeType::kM)).BeginObject(); }
-
-void JsonAttributeSink::EndMap() { out_.EndObject().EndObject(); }
-
-void JsonAttributeSink::BeginList() { out_.Raw(TypeOpening(AttributeType::kL)).BeginArray(); }
-
-void JsonAttributeSink::EndList() { out_.EndArray().EndObject(); }
+void JsonAttributeSink::BinaryMember(std::string_view bytes) { out_.String(Base64Encode(bytes)); }
 
 void JsonAttributeSink::BeginSet(AttributeType type) {
   set_type_ = type;
-  holding_ = type == AttributeType::kSS && StringSetsSorted();
-  out_.Raw(TypeOpening(type)).BeginArray();
-}
-
-// A held member's bytes stay valid until EndSet: a sink's caller visits one encoded item.
-void JsonAttributeSink::SetMember(std::string_view bytes) {
-  if (holding_) {
-    held_members_.push_back(bytes);
-  } else if (set_type_ == AttributeType::kBS) {
-    out_.String(Base64Encode(bytes));
-  } else {
-    out_.String(bytes);
-  }
+  holding_ = type == AttributeType::kSS && internal::StringSetsSorted();
+  Opening(type).BeginArray();
 }
 
 void JsonAttributeSink::EndSet() {

@@ -22,12 +22,9 @@
 #ifdef __SANITIZE_ADDRESS__
 #undef DDBD_JSON_SIXTEEN_BYTE_STRINGS
 #endif
-#ifdef __has_feature
-#if __has_feature(address_sanitizer)
+#ifdef DDBD_ADDRESS_SANITIZER
 #undef DDBD_JSON_SIXTEEN_BYTE_STRINGS
 #endif
-#endif
-
 
 namespace ddbd::wire {
 

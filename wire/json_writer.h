@@ -14,7 +14,6 @@
 
 namespace ddbd::wire {
 
-
 class JsonWriter {
  public:
   JsonWriter& BeginObject() {
@@ -56,6 +55,13 @@ class JsonWriter {
   JsonWriter& Raw(std::string_view json) {
     Separate();
     Append(json);
+    return *this;
+  }
+  // Up to eight bytes of JSON copied as one word: `padded` holds them first, then anything.
+  JsonWriter& RawWord(const char (&padded)[8], size_t length) {
+    Separate();
+    std::memcpy(Reserve(8), padded, 8);
+    used_ += length;
     return *this;
   }
   // A capacity figure as DynamoDB prints it: always with a fraction ("1.0", "0.5").

@@ -7,6 +7,7 @@
 #include "index/index_entries.h"
 #include "index/vector_entries.h"
 #include "server/ops/throttling.h"
+#include "storage/stored_item.h"
 #include "wire/attribute_value_json.h"
 
 namespace ddbd::server::ops {

@@ -5,6 +5,7 @@
 
 #include "expressions/evaluator.h"
 #include "index/index_entries.h"
+#include "storage/stored_item.h"
 #include "wire/attribute_value_json.h"
 #include "wire/constraint_errors.h"
 

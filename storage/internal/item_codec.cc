@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "storage/internal/binary_io.h"
+#include "storage/stored_item.h"
 
 namespace ddbd::storage {
 namespace {
@@ -45,57 +46,9 @@ void EncodeValue(const AttributeValue& value, ByteWriter& out) {
   }
 }
 
-// Depth guards against corrupt input recursing without bound; valid items nest ≤ 32.
-constexpr int kMaxDecodeDepth = 64;
-
-// Reads one tagged value and hands it to `sink`: the one walk of the encoding, for decoding
-// (ItemBuilder) and for rendering straight from storage.
-bool VisitValue(ByteReader& in, int depth, AttributeSink& sink) {
-  if (depth > kMaxDecodeDepth) return false;
-  auto type = static_cast<AttributeType>(in.Byte());
-  switch (type) {
-    case AttributeType::kS:
-    case AttributeType::kN:
-    case AttributeType::kB:
-      sink.Scalar(type, in.Bytes());
-      break;
-    case AttributeType::kBool:
-      sink.Bool(in.Byte() != 0);
-      break;
-    case AttributeType::kNull:
-      sink.Null();
-      break;
-    case AttributeType::kM:
-      sink.BeginMap();
-      for (uint64_t n = in.Varint(); in.ok() && n > 0; --n) {
-        sink.Name(in.Bytes());
-        if (!VisitValue(in, depth + 1, sink)) return false;
-      }
-      sink.EndMap();
-      break;
-    case AttributeType::kL:
-      sink.BeginList();
-      for (uint64_t n = in.Varint(); in.ok() && n > 0; --n) {
-        if (!VisitValue(in, depth + 1, sink)) return false;
-      }
-      sink.EndList();
-      break;
-    case AttributeType::kSS:
-    case AttributeType::kNS:
-    case AttributeType::kBS:
-      sink.BeginSet(type);
-      for (uint64_t n = in.Varint(); in.ok() && n > 0; --n) sink.SetMember(in.Bytes());
-      sink.EndSet();
-      break;
-    default:
-      return false;
-  }
-  return in.ok();
-}
-
 // Builds the Item a sink's calls describe: a stack of the containers being filled, the item
 // itself at the bottom.
-class ItemBuilder : public AttributeSink {
+class ItemBuilder final : public AttributeSink {
  public:
   ItemBuilder() { open_.emplace_back(); }
   Item Take() { return Item(std::move(open_.front().map)); }
@@ -149,17 +102,6 @@ class ItemBuilder : public AttributeSink {
 };
 
 }  // namespace
-
-Status VisitStoredItem(std::string_view bytes, AttributeSink& sink) {
-  ByteReader reader(bytes);
-  reader.Varint();  // the size header
-  for (uint64_t n = reader.Varint(); reader.ok() && n > 0; --n) {
-    sink.Name(reader.Bytes());
-    if (!VisitValue(reader, 1, sink)) break;
-  }
-  if (!reader.ok() || !reader.done()) return Error::Internal("corrupt item record");
-  return OkStatus();
-}
 
 std::string EncodeItem(const AttributeMap& item) { return EncodeItem(item, ItemSize(item)); }
 

@@ -91,8 +91,7 @@ TEST(JsonWriterTest, BytesBeyondAShortStringDoNotCount) {
 // unreadable page begins is rendered without a fault, at every length.
 TEST(JsonWriterTest, ShortStringsAtAPageEndAreReadWithinTheirPage) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  void* pages = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
+  void* pages = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(pages, MAP_FAILED);
   ASSERT_EQ(mprotect(static_cast<char*>(pages) + page, page, PROT_NONE), 0);
   char* end = static_cast<char*>(pages) + page;

@@ -5,6 +5,7 @@
 
 #include "storage/database.h"
 #include "storage/internal/item_codec.h"
+#include "storage/stored_item.h"
 #include "wire/attribute_value_json.h"
 
 namespace ddbd::wire {
