@@ -3,21 +3,27 @@
 // string body reads the header and the body, into a flat_buffer) and answers "{}" with a Beast
 // response — no DynamoDB work, no JSON parse. Beside bench/floor.c (the kernel's network path
 // alone), what it costs per request is what Boost.Beast and Asio add before ddbd does anything.
+// Given a file, it answers the file's bytes instead of "{}" (a Query's page of items).
 //
-//   c++ -O2 -std=c++20 -o beast_floor bench/beast_floor.cc -pthread && ./beast_floor PORT
+//   c++ -O2 -std=c++20 -o beast_floor bench/beast_floor.cc -pthread && ./beast_floor PORT [BODY]
 //   (bench/items.py builds and runs it)
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
+
+std::string answer_body = "{}";
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
@@ -54,7 +60,7 @@ class Session : public std::enable_shared_from_this<Session> {
     auto response =
         std::make_shared<http::response<http::string_body>>(http::status::ok, request.version());
     response->set(http::field::content_type, "application/x-amz-json-1.0");
-    response->body() = "{}";
+    response->body() = answer_body;
     response->keep_alive(request.keep_alive());
     response->prepare_payload();
     http::async_write(socket_, *response,
@@ -79,9 +85,17 @@ void Accept(tcp::acceptor& acceptor) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s PORT\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: %s PORT [BODY_FILE]\n", argv[0]);
     return 2;
+  }
+  if (argc == 3) {
+    std::ifstream file(argv[2], std::ios::binary);
+    if (!file) {
+      std::perror(argv[2]);
+      return 1;
+    }
+    answer_body.assign(std::istreambuf_iterator<char>(file), {});
   }
   asio::io_context context(1);
   tcp::acceptor acceptor(context, tcp::endpoint(asio::ip::make_address("127.0.0.1"),

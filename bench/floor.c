@@ -1,8 +1,10 @@
 /* The loopback floor of the benchmarks: an HTTP/1.1 keep-alive server that reads each request
  * (its header and Content-Length body) and answers "{}" — no DynamoDB work, no JSON parse.
  * What it costs per request is what any server on this machine pays for the network alone.
+ * Given a file, it answers the file's bytes instead: the floor of a request whose answer is
+ * that size (a Query's page of items).
  *
- *   cc -O2 -o floor bench/floor.c && ./floor PORT      (bench/items.py builds and runs it)
+ *   cc -O2 -o floor bench/floor.c && ./floor PORT [BODY_FILE]   (bench/items.py runs it)
  *
  * Single-threaded epoll, one buffer per connection; requests may be pipelined.
  */
@@ -22,8 +24,30 @@
 #define MAX_FDS 4096
 #define BUFFER (1 << 20)
 
-static const char kReply[] =
-    "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: 2\r\n\r\n{}";
+static char *reply;
+static size_t reply_size;
+
+/* The answer: the header, then `body`. */
+static void set_reply(const char *body, size_t size) {
+  reply = malloc(size + 128);
+  int header = snprintf(reply, 128,
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                        "Content-Length: %zu\r\n\r\n",
+                        size);
+  memcpy(reply + header, body, size);
+  reply_size = (size_t)header + size;
+}
+
+/* The bytes of the file at `path` as the answer's body; 0 on success. */
+static int load_reply(const char *path) {
+  FILE *file = fopen(path, "rb");
+  if (!file) return -1;
+  static char body[BUFFER];
+  size_t size = fread(body, 1, sizeof body, file);
+  fclose(file);
+  set_reply(body, size);
+  return 0;
+}
 
 struct connection {
   char *data;
@@ -44,16 +68,20 @@ static int serve(int fd, struct connection *c) {
       if (strncasecmp(line, "Content-Length:", 15) == 0) body = strtoul(line + 15, NULL, 10);
     }
     if (c->used < header + body) return 0;
-    if (write(fd, kReply, sizeof kReply - 1) != (ssize_t)(sizeof kReply - 1)) return -1;
+    if (write(fd, reply, reply_size) != (ssize_t)reply_size) return -1;
     memmove(c->data, c->data + header + body, c->used - header - body);
     c->used -= header + body;
   }
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s PORT\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: %s PORT [BODY_FILE]\n", argv[0]);
     return 2;
+  }
+  if (argc == 3 ? load_reply(argv[2]) : (set_reply("{}", 2), 0)) {
+    perror("floor");
+    return 1;
   }
   int listener = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
   int one = 1;

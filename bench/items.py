@@ -5,7 +5,9 @@ Each server runs pinned to one core, wrk (8 connections) on the other; the figur
 server's CPU time per request from /proc. The floor is bench/floor.c: a server that reads each
 request and answers "{}" — what any server here pays for the network alone; the Beast floor
 is bench/beast_floor.cc, the same answer through Boost.Beast and Asio as ddbd reads and
-writes requests — what ddbd's fixed HTTP stack costs before any DynamoDB work. Workloads
+writes requests — what ddbd's fixed HTTP stack costs before any DynamoDB work. For the Query
+row both floors answer a Query's page instead (the 20 items as DynamoDB JSON, 5.7 KB): what
+sending that answer costs. Workloads
 (bench/wrk/items.lua), at 1 KB and at 4 KB items (a string payload, a number, a bool, a
 string set and a small map):
 
@@ -137,7 +139,17 @@ def spawn_ms(server):
     return statistics.median(starts) * 1000
 
 
-def measure(server, sizes, seconds, is_floor):
+def query_answer():
+    """A Query's answer as DynamoDB writes it: one partition's 20 items of 200 B (JSON)."""
+    page = [dict(item("group#0", 200), sk={"S": f"{n:02d}"}) for n in range(GROUP_ITEMS)]
+    return json.dumps({"Count": GROUP_ITEMS, "Items": page, "ScannedCount": GROUP_ITEMS},
+                      separators=(",", ":"))
+
+
+def measure(server, sizes, seconds, query_server=None):
+    """The workloads' figures on `server`; a floor (given `query_server`, the same floor
+    answering a Query's page) also has its Query row measured there."""
+    is_floor = query_server is not None
     results = {}
     if not is_floor:
         results["spawn"] = {"ms": spawn_ms(server)}
@@ -148,13 +160,29 @@ def measure(server, sizes, seconds, is_floor):
             if not is_floor:
                 prepare(server.port, item_bytes)
             for op, _ in WORKLOADS + [("query", "")]:
-                if op == "query" and item_bytes != sizes[0]:
+                if op == "query" and (item_bytes != sizes[0] or is_floor):
                     continue  # the Query rows use 200-byte items whatever the size
                 run += 1
                 results[(op, item_bytes)] = measure_op(server, op, item_bytes, seconds, run)
     finally:
         server.stop()
+    if is_floor:
+        query_server.start()
+        try:
+            results[("query", sizes[0])] = measure_op(query_server, "query", 200, seconds, 0)
+        finally:
+            query_server.stop()
     return results
+
+
+def floor_servers(name, binary, tmp):
+    """A floor answering "{}", and the same floor answering a Query's page."""
+    answer = os.path.join(tmp, "query-answer.json")
+    with open(answer, "w") as out:
+        out.write(query_answer())
+    port, query_port = free_port(), free_port()
+    return (Server(name, [binary, str(port)], port, tmp),
+            Server(name, [binary, str(query_port), answer], query_port, tmp))
 
 
 def main():
@@ -169,21 +197,18 @@ def main():
     results = {}
     try:
         if args.only in (None, "floor"):
-            port = free_port()
-            results["floor"] = measure(Server("floor", [build_floor(tmp), str(port)], port, tmp),
-                                       sizes, args.seconds, True)
+            plain, query = floor_servers("floor", build_floor(tmp), tmp)
+            results["floor"] = measure(plain, sizes, args.seconds, query)
         if args.only in (None, "beast"):
-            port = free_port()
-            results["beast floor"] = measure(
-                Server("beast floor", [build_beast_floor(tmp), str(port)], port, tmp),
-                sizes, args.seconds, True)
+            plain, query = floor_servers("beast floor", build_beast_floor(tmp), tmp)
+            results["beast floor"] = measure(plain, sizes, args.seconds, query)
         if args.only in (None, "ddbd"):
             port = free_port()
             data = os.path.join(tmp, "ddbd")
             results["ddbd"] = measure(
                 Server("ddbd", [args.ddbd, "--address", "127.0.0.1", "--port", str(port),
                                 "--db-path", data, "--threads", "1"], port, data),
-                sizes, args.seconds, False)
+                sizes, args.seconds)
         if args.only in (None, "dynalite"):
             npm_install(os.path.join(HERE, "peer"))
             port = free_port()
@@ -194,7 +219,7 @@ def main():
                                                          "cli.js"),
                                     "--port", str(port), "--createTableMs", "0",
                                     "--deleteTableMs", "0", "--updateTableMs", "0"], port, data),
-                sizes, args.seconds, False)
+                sizes, args.seconds)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -7,9 +7,11 @@
 //   get     Get of random keys among 20,000 preloaded
 //   put     Get (absent) then Put of a new key: what a correct PutItem must at least do
 //   batch   25 Gets then one WriteBatch of 25 Puts, per item
+//   query   an iterator over one of 1,000 partitions of 20 items (bounded to the partition,
+//           prefix filters on, as a Query's), its Seek and 20 steps, each value copied out
 // Run it pinned to one core to compare with the servers' figures:
 //   c++ -O2 -std=c++20 -o storage_floor bench/storage_floor.cc -lrocksdb
-//   taskset -c 0 ./storage_floor DIR get|put|batch SECONDS VALUE_BYTES
+//   taskset -c 0 ./storage_floor DIR get|put|batch|query SECONDS VALUE_BYTES
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/slice_transform.h>
@@ -28,6 +30,7 @@
 namespace {
 
 constexpr int kPreloaded = 20'000;
+constexpr int kPartitions = 1'000, kPartitionItems = 20;
 
 std::string Key(uint64_t n) {
   char key[64];
@@ -37,6 +40,15 @@ std::string Key(uint64_t n) {
   const int text =
       std::snprintf(key + 16, sizeof key - 16, "item#%llu", static_cast<unsigned long long>(n));
   return std::string(key, 16 + static_cast<size_t>(text));
+}
+
+// The 16-byte prefix of a partition's keys (table id, partition hash).
+std::string PartitionPrefix(uint64_t partition) {
+  char prefix[16];
+  const uint64_t table = 7, hash = partition * 0x9E3779B97F4A7C15ULL;
+  std::memcpy(prefix, &table, 8);
+  std::memcpy(prefix + 8, &hash, 8);
+  return std::string(prefix, 16);
 }
 
 double CpuSeconds() {
@@ -57,7 +69,7 @@ void Check(const rocksdb::Status& status) {
 
 int main(int argc, char** argv) {
   if (argc != 5) {
-    std::fprintf(stderr, "usage: storage_floor DIR get|put|batch SECONDS VALUE_BYTES\n");
+    std::fprintf(stderr, "usage: storage_floor DIR get|put|batch|query SECONDS VALUE_BYTES\n");
     return 2;
   }
   const std::string workload = argv[2];
@@ -85,7 +97,15 @@ int main(int argc, char** argv) {
   std::unique_ptr<rocksdb::DB> db(raw);
   const rocksdb::WriteOptions write;
   const rocksdb::ReadOptions read;
-  for (int n = 0; n < kPreloaded; ++n) Check(db->Put(write, Key(n), value));
+  if (workload == "query") {
+    for (int partition = 0; partition < kPartitions; ++partition) {
+      for (int n = 0; n < kPartitionItems; ++n) {
+        Check(db->Put(write, PartitionPrefix(partition) + "pk" + std::to_string(100 + n), value));
+      }
+    }
+  } else {
+    for (int n = 0; n < kPreloaded; ++n) Check(db->Put(write, Key(n), value));
+  }
 
   std::mt19937_64 random(42);
   uint64_t next_key = kPreloaded, operations = 0;
@@ -103,6 +123,24 @@ int main(int argc, char** argv) {
         found.Reset();
         if (!db->Get(read, db->DefaultColumnFamily(), key, &found).IsNotFound()) return 1;
         Check(db->Put(write, key, value));
+        ++operations;
+      } else if (workload == "query") {
+        const std::string lower = PartitionPrefix(random() % kPartitions);
+        std::string upper = lower;
+        upper.back() = static_cast<char>(upper.back() + 1);  // the hash's low byte, wrapping aside
+        if (upper < lower) continue;
+        rocksdb::ReadOptions bounded;
+        bounded.auto_prefix_mode = true;
+        const rocksdb::Slice lower_bound(lower), upper_bound(upper);
+        bounded.iterate_lower_bound = &lower_bound;
+        bounded.iterate_upper_bound = &upper_bound;
+        std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(bounded));
+        int seen = 0;
+        for (it->Seek(lower_bound); it->Valid(); it->Next()) {
+          std::string copy(it->value().data(), it->value().size());
+          seen += copy.size() > 0;
+        }
+        if (seen != kPartitionItems) return 1;
         ++operations;
       } else {
         rocksdb::WriteBatch batch;
