@@ -2,7 +2,8 @@
 """ddbd against dynalite and the loopback floor, on items that look like users' data.
 
 Each server runs pinned to one core, wrk (8 connections) on the other; the figure is the
-server's CPU time per request from /proc. The floor is bench/floor.c: a server that reads each
+server's CPU time per request from /proc, counted from a workload's start until the server is
+idle again (its writes' flushes and compactions included, and kept out of the next row). The floor is bench/floor.c: a server that reads each
 request and answers "{}" — what any server here pays for the network alone; the Beast floor
 is bench/beast_floor.cc, the same answer through Boost.Beast and Asio as ddbd reads and
 writes requests — what ddbd's fixed HTTP stack costs before any DynamoDB work. For the Query
@@ -31,7 +32,7 @@ import statistics
 import subprocess
 import tempfile
 
-from run import Server, free_port, npm_install, wrk, HERE, ROOT
+from run import Server, free_port, npm_install, settle, wrk, HERE, ROOT
 
 KEYS = 20_000
 GROUPS = 1_000
@@ -104,12 +105,17 @@ def prepare(port, item_bytes):
 
 
 def measure_op(server, op, item_bytes, seconds, run):
+    """The workload's server CPU per request, counted from its start until the server is idle
+    again: the flushes and compactions its writes leave are its own, not the next row's."""
+    before = server.cpu_seconds()
     figure = wrk(server, "items.lua", seconds, env={
         "DDBD_BENCH_OP": op, "DDBD_BENCH_ITEM_BYTES": str(item_bytes),
         "DDBD_BENCH_KEYS": str(KEYS), "DDBD_BENCH_GROUPS": str(GROUPS),
         "DDBD_BENCH_PREFIX": f"{run}-"})
+    settle(server)
     per_request = 25 if op == "batch" else 1
-    return {"cpu_us": figure["cpu_us"], "items_per_s": figure["rps"] * per_request}
+    return {"cpu_us": (server.cpu_seconds() - before) / figure["requests"] * 1e6,
+            "items_per_s": figure["rps"] * per_request}
 
 
 def build_floor(tmp):
@@ -159,6 +165,7 @@ def measure(server, sizes, seconds, query_server=None):
         for item_bytes in sizes:
             if not is_floor:
                 prepare(server.port, item_bytes)
+                settle(server)  # the preload's flushes and compactions belong to no row
             for op, _ in WORKLOADS + [("query", "")]:
                 if op == "query" and (item_bytes != sizes[0] or is_floor):
                     continue  # the Query rows use 200-byte items whatever the size

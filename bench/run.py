@@ -88,6 +88,18 @@ class Server:
             self.proc.wait(timeout=30)
 
 
+def settle(server, limit=600):
+    """Waits until the server is idle (under 2 % of a core for a second: the load's flushes and
+    compactions done); returns the seconds waited."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit:
+        before = server.cpu_seconds()
+        time.sleep(1)
+        if server.cpu_seconds() - before < 0.02:
+            break
+    return time.perf_counter() - started
+
+
 def wrk(server, script, seconds, connections=8, table=None, change=False, env=None):
     """Runs wrk `script` against `server`: requests, requests/s, the server's CPU µs per
     request and the 99th percentile of latency in ms. `env`: more variables for the script."""

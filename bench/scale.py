@@ -36,7 +36,7 @@ import time
 
 import proc_stats
 from payload import text
-from run import Server, free_port, wrk, HERE, ROOT, SERVER_CORE, CLIENT_CORE
+from run import Server, free_port, settle, wrk, HERE, ROOT, SERVER_CORE, CLIENT_CORE
 
 PER_PARTITION = 20
 HEADERS = {
@@ -129,18 +129,6 @@ def raw_scan_seconds(binary, db_dir):
                              capture_output=True, text=True).stdout.split()
         best = float(out[2]) if best is None else min(best, float(out[2]))
     return best
-
-
-def settle(server, limit=600):
-    """Waits until the server is idle (under 2 % of a core for a second: the load's flushes and
-    compactions done); returns the seconds waited."""
-    started = time.perf_counter()
-    while time.perf_counter() - started < limit:
-        before = server.cpu_seconds()
-        time.sleep(1)
-        if server.cpu_seconds() - before < 0.02:
-            break
-    return time.perf_counter() - started
 
 
 def disk_mb(folder):

@@ -189,6 +189,34 @@ Status LoadStats(Database::Impl& impl) {
   return OkStatus();
 }
 
+// Opens the database at `path` with `families` (the default family first), creating what is
+// missing. A new database is opened with the default family alone and the others created in
+// one step: RocksDB writes, syncs and re-reads its OPTIONS file once for each family an Open
+// creates and once more at its end, but once for a whole CreateColumnFamilies; and with no
+// table files there is nothing for file-opening threads to do. 8.5–10 ms became 5.9–7.5 for
+// three families (median of 15, alternating, one core). A crash between the two steps leaves
+// a database without the other families, which the next Open creates.
+rocksdb::Status OpenFamilies(rocksdb::Options db_options, const std::string& path, bool is_new,
+                             const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                             std::vector<rocksdb::ColumnFamilyHandle*>& handles, rocksdb::DB*& db) {
+  if (!is_new) return rocksdb::DB::Open(db_options, path, families, &handles, &db);
+  db_options.max_file_opening_threads = 1;
+  rocksdb::Status status = rocksdb::DB::Open(db_options, path, {families[0]}, &handles, &db);
+  if (!status.ok()) return status;
+  std::vector<rocksdb::ColumnFamilyHandle*> created;
+  status = db->CreateColumnFamilies({families.begin() + 1, families.end()}, &created);
+  handles.insert(handles.end(), created.begin(), created.end());
+  if (!status.ok()) {
+    for (rocksdb::ColumnFamilyHandle* handle : handles) {
+      db->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
+    }
+    handles.clear();
+    delete db;
+    db = nullptr;
+  }
+  return status;
+}
+
 }  // namespace
 
 Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -201,8 +229,10 @@ Result<std::unique_ptr<Database>> Database::Open(const OpenOptions& options) {
   const std::string path = options.in_memory ? "/ddbd-in-memory" : options.path;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
+  const bool is_new =
+      options.in_memory || db_options.env->FileExists(path + "/CURRENT").IsNotFound();
   rocksdb::Status status =
-      rocksdb::DB::Open(db_options, path, Families(options, db_options), &handles, &raw);
+      OpenFamilies(db_options, path, is_new, Families(options, db_options), handles, raw);
   if (!status.ok()) return StorageError(status);
   impl->db.reset(raw);
   impl->path = path;

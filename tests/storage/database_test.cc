@@ -3,6 +3,7 @@
 #include "storage/database.h"
 
 #include <gtest/gtest.h>
+#include <rocksdb/db.h>
 
 #include <map>
 #include <set>
@@ -270,6 +271,35 @@ TEST(DatabaseTest, DataAndStatsSurviveReopen) {
                        temp.db().GetItem(*reopened, PrimaryKey{AttributeValue::String("p"),
                                                                AttributeValue::String("7")}));
   EXPECT_TRUE(got.has_value());
+}
+
+// A new database is created with its default family first and the others in a second step:
+// a crash between the two leaves a database with the default family alone, which the next
+// open completes.
+TEST(DatabaseTest, ADatabaseWithOnlyItsDefaultFamilyGetsTheOthersWhenOpened) {
+  TempDb temp;
+  const std::string half_made = (temp.path() / "half-made").string();
+  {
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, half_made, &raw).ok());
+    delete raw;
+  }
+  const PrimaryKey key{AttributeValue::String("p"), AttributeValue::String("1")};
+  for (int open = 0; open < 2; ++open) {
+    ASSERT_OK_AND_ASSIGN(auto db, Database::Open({half_made, false}));
+    ASSERT_OK_AND_ASSIGN(auto catalog, Catalog::Load(*db));
+    if (open == 0) {
+      ASSERT_OK_AND_ASSIGN(auto table, catalog->Create(MakeTable("T")));
+      ASSERT_OK(Put(*db, *table, MakeItem("p", AttributeValue::String("1"), "kept")));
+    }
+    const auto table = catalog->Find("", "T");
+    ASSERT_NE(table, nullptr);
+    ASSERT_OK_AND_ASSIGN(auto got, db->GetItem(*table, key));
+    ASSERT_TRUE(got.has_value()) << "open " << open;
+    EXPECT_EQ(got->at("payload").scalar(), "kept");
+  }
 }
 
 TEST(DatabaseTest, DropTableRemovesItemsButNotOtherTables) {
