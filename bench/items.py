@@ -2,13 +2,14 @@
 """ddbd against dynalite and the loopback floor, on items that look like users' data.
 
 Each server runs pinned to one core, wrk (8 connections) on the other; the figure is the
-server's CPU time per request from /proc, counted from a workload's start until the server is
-idle again (its writes' flushes and compactions included, and kept out of the next row). The floor is bench/floor.c: a server that reads each
-request and answers "{}" — what any server here pays for the network alone; the Beast floor
-is bench/beast_floor.cc, the same answer through Boost.Beast and Asio as ddbd reads and
-writes requests — what ddbd's fixed HTTP stack costs before any DynamoDB work. For the Query
-row both floors answer a Query's page instead (the 20 items as DynamoDB JSON, 5.7 KB): what
-sending that answer costs. Workloads
+server's CPU time per request from /proc, counted from a workload's start until the server
+is idle again (its writes' flushes and compactions included, and kept out of the next row).
+The floor is bench/floor.c: a server that reads each request and answers without looking at
+it — what any server here pays for the network alone; the Beast floor is
+bench/beast_floor.cc, the same through Boost.Beast and Asio as ddbd reads and writes requests
+— what ddbd's fixed HTTP stack costs before any DynamoDB work. The floors answer each row's
+requests with the body DynamoDB would send (the item for GetItem, the 20 items of a Query's
+page, 5.7 KB), since sending it is part of what the network costs. Workloads
 (bench/wrk/items.lua), at 1 KB and at 4 KB items (a string payload, a number, a bool, a
 string set and a small map):
 
@@ -145,51 +146,58 @@ def spawn_ms(server):
     return statistics.median(starts) * 1000
 
 
-def query_answer():
-    """A Query's answer as DynamoDB writes it: one partition's 20 items of 200 B (JSON)."""
-    page = [dict(item("group#0", 200), sk={"S": f"{n:02d}"}) for n in range(GROUP_ITEMS)]
-    return json.dumps({"Count": GROUP_ITEMS, "Items": page, "ScannedCount": GROUP_ITEMS},
-                      separators=(",", ":"))
+def rows(sizes):
+    """The (workload, item size) pairs measured, in order: the Query rows use 200-byte items
+    whatever the sizes."""
+    return [(op, size) for size in sizes for op, _ in WORKLOADS] + [("query", 200)]
 
 
-def measure(server, sizes, seconds, query_server=None):
-    """The workloads' figures on `server`; a floor (given `query_server`, the same floor
-    answering a Query's page) also has its Query row measured there."""
-    is_floor = query_server is not None
-    results = {}
-    if not is_floor:
-        results["spawn"] = {"ms": spawn_ms(server)}
+def answer(op, item_bytes):
+    """The body DynamoDB answers a workload's request with, for the floors to send: the item
+    for GetItem, one partition's 20 items for Query, what the writes answer otherwise."""
+    compact = {"separators": (",", ":")}
+    if op == "get":
+        return json.dumps({"Item": item("item#0", item_bytes)}, **compact)
+    if op == "query":
+        page = [dict(item("group#0", 200), sk={"S": f"{n:02d}"}) for n in range(GROUP_ITEMS)]
+        return json.dumps({"Count": GROUP_ITEMS, "Items": page, "ScannedCount": GROUP_ITEMS},
+                          **compact)
+    if op == "batch":
+        return json.dumps({"UnprocessedItems": {}}, **compact)
+    return "{}"
+
+
+def measure(server, sizes, seconds):
+    """The workloads' figures on a DynamoDB server, and its spawn time."""
+    results = {"spawn": {"ms": spawn_ms(server)}}
     server.start()
     try:
-        run = 0
-        for item_bytes in sizes:
-            if not is_floor:
+        for run, (op, item_bytes) in enumerate(rows(sizes)):
+            if op != "query" and (run == 0 or rows(sizes)[run - 1][1] != item_bytes):
                 prepare(server.port, item_bytes)
                 settle(server)  # the preload's flushes and compactions belong to no row
-            for op, _ in WORKLOADS + [("query", "")]:
-                if op == "query" and (item_bytes != sizes[0] or is_floor):
-                    continue  # the Query rows use 200-byte items whatever the size
-                run += 1
-                results[(op, item_bytes)] = measure_op(server, op, item_bytes, seconds, run)
+            results[(op, item_bytes)] = measure_op(server, op, item_bytes, seconds, run)
     finally:
         server.stop()
-    if is_floor:
-        query_server.start()
-        try:
-            results[("query", sizes[0])] = measure_op(query_server, "query", 200, seconds, 0)
-        finally:
-            query_server.stop()
     return results
 
 
-def floor_servers(name, binary, tmp):
-    """A floor answering "{}", and the same floor answering a Query's page."""
-    answer = os.path.join(tmp, "query-answer.json")
-    with open(answer, "w") as out:
-        out.write(query_answer())
-    port, query_port = free_port(), free_port()
-    return (Server(name, [binary, str(port)], port, tmp),
-            Server(name, [binary, str(query_port), answer], query_port, tmp))
+def measure_floor(name, binary, tmp, sizes, seconds):
+    """The workloads' figures on a floor started afresh for each row, answering that row's
+    requests with what DynamoDB would answer (its size is part of what the network costs)."""
+    results = {}
+    for run, (op, item_bytes) in enumerate(rows(sizes)):
+        body = os.path.join(tmp, f"answer-{op}-{item_bytes}.json")
+        with open(body, "w") as out:
+            out.write(answer(op, item_bytes))
+        port = free_port()
+        floor = Server(name, [binary, str(port), body], port, tmp)
+        floor.start()
+        try:
+            results[(op, item_bytes)] = measure_op(floor, op, item_bytes, seconds, run)
+        finally:
+            floor.stop()
+    return results
 
 
 def main():
@@ -204,11 +212,10 @@ def main():
     results = {}
     try:
         if args.only in (None, "floor"):
-            plain, query = floor_servers("floor", build_floor(tmp), tmp)
-            results["floor"] = measure(plain, sizes, args.seconds, query)
+            results["floor"] = measure_floor("floor", build_floor(tmp), tmp, sizes, args.seconds)
         if args.only in (None, "beast"):
-            plain, query = floor_servers("beast floor", build_beast_floor(tmp), tmp)
-            results["beast floor"] = measure(plain, sizes, args.seconds, query)
+            results["beast floor"] = measure_floor("beast floor", build_beast_floor(tmp), tmp,
+                                                   sizes, args.seconds)
         if args.only in (None, "ddbd"):
             port = free_port()
             data = os.path.join(tmp, "ddbd")
@@ -235,10 +242,9 @@ def main():
     print("| workload | item | " + " | ".join(f"{n} µs/request" for n in names) +
           (" | ddbd ÷ floor | dynalite ÷ ddbd |" if all_three else " |"))
     print("|---|---|" + "---|" * len(names) + ("---|---|" if all_three else ""))
-    rows = [(op, label, size) for size in sizes for op, label in WORKLOADS]
-    rows.append(("query", "Query of 20 items of 200 B", 200))
-    for op, label, size in rows:
-        key = (op, sizes[0] if op == "query" else size)
+    labels = dict(WORKLOADS + [("query", "Query of 20 items of 200 B")])
+    for op, size in rows(sizes):
+        key, label = (op, size), labels[op]
         cells = []
         for name in names:
             figure = results[name][key]
