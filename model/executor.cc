@@ -50,6 +50,11 @@ size_t Executor::threads() const {
   return threads_.size();
 }
 
+size_t Executor::pending() const {
+  std::lock_guard lock(mutex_);
+  return ready_.size() + delayed_.size();
+}
+
 void Executor::StartThreadIfNeeded() {
   if (idle_ > 0 || threads_.size() >= max_threads_) return;
   threads_.emplace_back([this] { Work(); });

@@ -49,6 +49,8 @@ class Executor {
 
   // Threads started so far (at most the bound).
   size_t threads() const;
+  // Tasks waiting to start, due now or later.
+  size_t pending() const;
 
  private:
   struct Delayed {

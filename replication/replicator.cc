@@ -41,7 +41,20 @@ storage::ItemWrite ReplicatedWrite(const TableDef& source, const TableDef& targe
 }  // namespace
 
 void Replicator::Start(std::chrono::milliseconds interval) {
-  RunEvery(executor_, interval, "global table replication", [this] { return RunOnce(); });
+  std::lock_guard lock(mutex_);
+  interval_ = interval;
+  scheduled_ = true;
+  executor_.Run([this] { ScheduledPass(); });
+}
+
+void Replicator::ScheduledPass() {
+  if (Status done = RunOnce(); !done.ok()) {  // active_ stays true: retried at the next pass
+    log::Warning("global table replication pass failed (retried later): %s",
+                 done.error().message().c_str());
+  }
+  std::lock_guard lock(mutex_);
+  scheduled_ = active_;
+  if (scheduled_) executor_.RunAfter(interval_, [this] { ScheduledPass(); });
 }
 
 Status Replicator::RunOnce() {
@@ -72,6 +85,10 @@ Status Replicator::ApplyBefore(const TableDef& table, int64_t before_ms) {
 Status Replicator::Exclusive(const std::function<Status()>& change) {
   std::lock_guard lock(mutex_);
   active_ = true;
+  if (!scheduled_ && interval_.count() > 0) {
+    scheduled_ = true;
+    executor_.RunAfter(interval_, [this] { ScheduledPass(); });
+  }
   return change();
 }
 

@@ -33,7 +33,8 @@ class Replicator {
              Executor& executor, std::chrono::milliseconds delay)
       : db_(db), catalog_(catalog), clock_(clock), executor_(executor), delay_(delay) {}
 
-  // Schedules the passes (every `interval`).
+  // Schedules the passes: every `interval` while a replicated table exists, none while
+  // there is none (until a replica is added through Exclusive).
   void Start(std::chrono::milliseconds interval);
   // One pass over every replicated table: applies the changes that are due.
   Status RunOnce();
@@ -58,6 +59,8 @@ class Replicator {
   // Applies the changes of `table`'s replica made before `due_before_ms` to the others.
   // REQUIRES: `mutex_` held.
   Status ReplicateFrom(const TableDef& table, int64_t due_before_ms);
+  // A periodic pass; schedules the next while a replicated table exists.
+  void ScheduledPass();
   Status Replicate(const TableDef& source, const StreamSpec& stream, const TableDef& target,
                    int64_t due_before_ms);
   Result<uint64_t> Position(const Pair& pair);
@@ -72,6 +75,11 @@ class Replicator {
   // False once a pass found no replicated table, until a replica is added (Exclusive): a
   // server without global tables then spends nothing on passes. Guarded by `mutex_`.
   bool active_ = true;
+  // The periodic passes' interval (zero until Start), and whether a pass is scheduled: passes
+  // stop while nothing is replicated (the timer woke the executor forty times a second).
+  // Guarded by `mutex_`.
+  std::chrono::milliseconds interval_{0};
+  bool scheduled_ = false;
   std::map<Pair, uint64_t> positions_;  // a cache of the stored positions
 };
 

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "replication/stamps_part.h"
 #include "streams/records_part.h"
 #include "tests/testing/temp_db.h"
@@ -163,6 +165,31 @@ TEST_F(ReplicatorTest, CatchUpAppliesEveryChangeAtOnce) {
   Put(east_, "a", "1");
   ASSERT_TRUE(replicator_.CatchUp(*east_).ok());
   EXPECT_EQ(Read(west_, "a"), "1");
+}
+
+// Without replicated tables the periodic passes stop instead of waking the server forty times
+// a second; adding a replica (Exclusive) starts them again, and they stop again once a pass
+// finds nothing to replicate.
+TEST(ReplicatorIdleTest, PassesStopWhileNothingIsReplicated) {
+  ManualClock clock{1'700'000'000'000};
+  TempDb temp;
+  Executor executor{1};
+  Replicator replicator{temp.db(), temp.catalog(), clock, executor, std::chrono::milliseconds(0)};
+  const auto settled = [&executor] {
+    for (int wait = 0; wait < 400 && executor.pending() > 0; ++wait) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return executor.pending();
+  };
+  replicator.Start(std::chrono::milliseconds(100));
+  EXPECT_EQ(settled(), 0u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  EXPECT_EQ(executor.pending(), 0u);  // no pass scheduled since
+
+  ASSERT_TRUE(replicator.Exclusive([] { return OkStatus(); }).ok());
+  EXPECT_EQ(executor.pending(), 1u);  // the next pass
+  EXPECT_EQ(settled(), 0u);
+  executor.Stop();
 }
 
 }  // namespace
