@@ -193,7 +193,7 @@ Status LoadStats(Database::Impl& impl) {
 // missing. A new database is opened with the default family alone and the others created in
 // one step: RocksDB writes, syncs and re-reads its OPTIONS file once for each family an Open
 // creates and once more at its end, but once for a whole CreateColumnFamilies; and with no
-// table files there is nothing for file-opening threads to do. 8.5–10 ms became 5.9–7.5 for
+// table files there is nothing for file-opening threads to do. 8.5–10 ms became 5.7–7.5 for
 // three families (median of 15, alternating, one core). A crash between the two steps leaves
 // a database without the other families, which the next Open creates.
 rocksdb::Status OpenFamilies(rocksdb::Options db_options, const std::string& path, bool is_new,
