@@ -172,10 +172,12 @@ def measure(server, sizes, seconds):
     results = {"spawn": {"ms": spawn_ms(server)}}
     server.start()
     try:
+        prepared = None
         for run, (op, item_bytes) in enumerate(rows(sizes)):
-            if op != "query" and (run == 0 or rows(sizes)[run - 1][1] != item_bytes):
+            if op != "query" and item_bytes != prepared:
                 prepare(server.port, item_bytes)
                 settle(server)  # the preload's flushes and compactions belong to no row
+                prepared = item_bytes
             results[(op, item_bytes)] = measure_op(server, op, item_bytes, seconds, run)
     finally:
         server.stop()

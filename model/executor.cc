@@ -109,22 +109,38 @@ void Executor::Stop() {
 
 namespace {
 
-void RunPass(Executor& executor, Executor::Duration interval,
-             std::shared_ptr<const std::pair<std::string, std::function<Status()>>> pass) {
-  if (Status done = pass->second(); !done.ok()) {
+using Pass = std::pair<std::string, std::function<Result<bool>()>>;
+
+void RunPass(Executor& executor, Executor::Duration interval, std::shared_ptr<const Pass> pass) {
+  Result<bool> again = pass->second();
+  if (!again.ok()) {
     log::Warning("%s pass failed (retried later): %s", pass->first.c_str(),
-                 done.error().message().c_str());
+                 again.error().message().c_str());
+  } else if (!*again) {
+    return;
   }
   executor.RunAfter(interval, [&executor, interval, pass] { RunPass(executor, interval, pass); });
 }
 
 }  // namespace
 
+void RunWhile(Executor& executor, Executor::Duration interval, std::string what,
+              std::function<Result<bool>()> pass, Executor::Duration first) {
+  auto shared = std::make_shared<const Pass>(std::move(what), std::move(pass));
+  auto run = [&executor, interval, shared] { RunPass(executor, interval, shared); };
+  if (first > Executor::Duration::zero()) {
+    executor.RunAfter(first, std::move(run));
+  } else {
+    executor.Run(std::move(run));
+  }
+}
+
 void RunEvery(Executor& executor, Executor::Duration interval, std::string what,
               std::function<Status()> pass) {
-  auto shared = std::make_shared<const std::pair<std::string, std::function<Status()>>>(
-      std::move(what), std::move(pass));
-  executor.Run([&executor, interval, shared] { RunPass(executor, interval, shared); });
+  RunWhile(executor, interval, std::move(what), [pass = std::move(pass)]() -> Result<bool> {
+    DDBD_RETURN_IF_ERROR(pass());
+    return true;
+  });
 }
 
 }  // namespace ddbd

@@ -72,9 +72,14 @@ class Executor {
   std::vector<std::thread> threads_;
 };
 
-// Runs `pass` on `executor` now, and again `interval` after each run ends, until the
-// executor stops. A failed pass is logged as a warning naming `what` ("stream retention")
-// and retried at the next. REQUIRES: what `pass` uses outlives the executor's threads.
+// Runs `pass` on `executor` after `first` (now by default), and again `interval` after each
+// run that answers true, until the executor stops; a run that answers false ends the passes
+// (the caller starts them again when there is work). A failed pass is logged as a warning
+// naming `what` ("stream retention") and retried at the next. REQUIRES: what `pass` uses
+// outlives the executor's threads.
+void RunWhile(Executor& executor, Executor::Duration interval, std::string what,
+              std::function<Result<bool>()> pass, Executor::Duration first = {});
+// RunWhile with a pass that always goes on.
 void RunEvery(Executor& executor, Executor::Duration interval, std::string what,
               std::function<Status()> pass);
 

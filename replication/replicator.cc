@@ -43,18 +43,20 @@ storage::ItemWrite ReplicatedWrite(const TableDef& source, const TableDef& targe
 void Replicator::Start(std::chrono::milliseconds interval) {
   std::lock_guard lock(mutex_);
   interval_ = interval;
-  scheduled_ = true;
-  executor_.Run([this] { ScheduledPass(); });
+  StartPasses({});
 }
 
-void Replicator::ScheduledPass() {
-  if (Status done = RunOnce(); !done.ok()) {  // active_ stays true: retried at the next pass
-    log::Warning("global table replication pass failed (retried later): %s",
-                 done.error().message().c_str());
-  }
-  std::lock_guard lock(mutex_);
-  scheduled_ = active_;
-  if (scheduled_) executor_.RunAfter(interval_, [this] { ScheduledPass(); });
+void Replicator::StartPasses(std::chrono::milliseconds first) {
+  scheduled_ = true;
+  RunWhile(
+      executor_, interval_, "global table replication",
+      [this]() -> Result<bool> {
+        DDBD_RETURN_IF_ERROR(RunOnce());  // active_ stays true: retried at the next pass
+        std::lock_guard lock(mutex_);
+        scheduled_ = active_;
+        return scheduled_;
+      },
+      first);
 }
 
 Status Replicator::RunOnce() {
@@ -85,10 +87,7 @@ Status Replicator::ApplyBefore(const TableDef& table, int64_t before_ms) {
 Status Replicator::Exclusive(const std::function<Status()>& change) {
   std::lock_guard lock(mutex_);
   active_ = true;
-  if (!scheduled_ && interval_.count() > 0) {
-    scheduled_ = true;
-    executor_.RunAfter(interval_, [this] { ScheduledPass(); });
-  }
+  if (!scheduled_ && interval_.count() > 0) StartPasses(interval_);
   return change();
 }
 

@@ -59,8 +59,9 @@ class Replicator {
   // Applies the changes of `table`'s replica made before `due_before_ms` to the others.
   // REQUIRES: `mutex_` held.
   Status ReplicateFrom(const TableDef& table, int64_t due_before_ms);
-  // A periodic pass; schedules the next while a replicated table exists.
-  void ScheduledPass();
+  // Schedules the periodic passes, the first after `first`; they end with a pass that finds
+  // no replicated table. REQUIRES: `mutex_` held.
+  void StartPasses(std::chrono::milliseconds first);
   Status Replicate(const TableDef& source, const StreamSpec& stream, const TableDef& target,
                    int64_t due_before_ms);
   Result<uint64_t> Position(const Pair& pair);

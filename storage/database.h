@@ -21,7 +21,6 @@
 #include <utility>
 #include <vector>
 
-#include "model/attribute_sink.h"
 #include "model/attribute_value.h"
 #include "model/clock.h"
 #include "model/key_range.h"

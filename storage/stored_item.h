@@ -2,10 +2,7 @@
 // handed to a sink in name order, as DecodeStoredItem would produce them, with no Item built.
 // The one walk for decoding and for rendering straight from storage. Entry point:
 // VisitStoredItem.
-//
-// A template over the sink, so that a sink of a final class (wire::JsonAttributeSink) is
-// called directly and its calls inlined: through AttributeSink's virtual calls, the walk and
-// the calls cost more than the JSON they wrote (a Query's page, callgrind).
+// A template over its sink (model/attribute_sink.h), whose calls are direct and inlined.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +23,7 @@ constexpr int kMaxStoredItemDepth = 64;
 // Reads one tagged value (its AttributeType byte, then S/N/B length-prefixed bytes, BOOL one
 // byte, NULL nothing, L/M/SS/NS/BS a count then the members) and hands it to `sink`. False on
 // a corrupt record.
-template <typename Sink>
+template <AttributeSink Sink>
 bool VisitStoredValue(ByteReader& in, int depth, Sink& sink) {
   if (depth > kMaxStoredItemDepth) return false;
   const auto type = static_cast<AttributeType>(in.Byte());
@@ -72,9 +69,9 @@ bool VisitStoredValue(ByteReader& in, int depth, Sink& sink) {
 
 }  // namespace internal
 
-// Hands a stored item's attributes to `sink` (an AttributeSink, or any class with its
-// members) in name order. Fails on a corrupt record, having sent part of it.
-template <typename Sink>
+// Hands a stored item's attributes to `sink` in name order. Fails on a corrupt record, having sent
+// part of it.
+template <AttributeSink Sink>
 Status VisitStoredItem(std::string_view encoding, Sink& sink) {
   ByteReader reader(encoding);
   reader.Varint();  // the size header

@@ -62,25 +62,25 @@ bool StringSetsSorted();
 }  // namespace internal
 
 // Writes the attributes it receives as WriteAttributeMap writes an Item's, less the braces
-// around the whole item (the caller's): the same bytes for the same attributes. Final, and
-// its frequent calls inline, for storage::VisitStoredItem's walk to call them directly.
-class JsonAttributeSink final : public AttributeSink {
+// around the whole item (the caller's): the same bytes for the same attributes. An
+// AttributeSink with its frequent calls inline, for storage::VisitStoredItem's walk.
+class JsonAttributeSink {
  public:
   explicit JsonAttributeSink(JsonWriter& out) : out_(out) {}
-  void Name(std::string_view name) override { out_.Key(name); }
-  void Scalar(AttributeType type, std::string_view bytes) override {
+  void Name(std::string_view name) { out_.Key(name); }
+  void Scalar(AttributeType type, std::string_view bytes) {
     if (type == AttributeType::kB) return Binary(bytes);
     Opening(type).String(bytes).EndObject();
   }
-  void Bool(bool value) override { out_.Raw(value ? R"({"BOOL":true})" : R"({"BOOL":false})"); }
-  void Null() override { out_.Raw(R"({"NULL":true})"); }
-  void BeginMap() override { Opening(AttributeType::kM).BeginObject(); }
-  void EndMap() override { out_.EndObject().EndObject(); }
-  void BeginList() override { Opening(AttributeType::kL).BeginArray(); }
-  void EndList() override { out_.EndArray().EndObject(); }
-  void BeginSet(AttributeType type) override;
+  void Bool(bool value) { out_.Raw(value ? R"({"BOOL":true})" : R"({"BOOL":false})"); }
+  void Null() { out_.Raw(R"({"NULL":true})"); }
+  void BeginMap() { Opening(AttributeType::kM).BeginObject(); }
+  void EndMap() { out_.EndObject().EndObject(); }
+  void BeginList() { Opening(AttributeType::kL).BeginArray(); }
+  void EndList() { out_.EndArray().EndObject(); }
+  void BeginSet(AttributeType type);
   // A held member's bytes stay valid until EndSet: a sink's caller visits one encoded item.
-  void SetMember(std::string_view bytes) override {
+  void SetMember(std::string_view bytes) {
     if (holding_) {
       held_members_.push_back(bytes);
     } else if (set_type_ == AttributeType::kBS) {
@@ -89,7 +89,7 @@ class JsonAttributeSink final : public AttributeSink {
       out_.String(bytes);
     }
   }
-  void EndSet() override;
+  void EndSet();
 
  private:
   JsonWriter& Opening(AttributeType type) {
@@ -105,5 +105,7 @@ class JsonAttributeSink final : public AttributeSink {
   std::vector<std::string_view> held_members_;
   bool holding_ = false;
 };
+
+static_assert(AttributeSink<JsonAttributeSink>);
 
 }  // namespace ddbd::wire

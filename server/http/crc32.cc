@@ -16,9 +16,10 @@
 namespace ddbd::server::http {
 namespace {
 
-#ifdef DDBD_CARRYLESS_CRC
-
+// Shorter bodies go to zlib whole: folding starts with four 16-byte lanes.
 constexpr size_t kMinFolded = 64;
+
+#ifdef DDBD_CARRYLESS_CRC
 
 // Fold distances: 512 + 64 and 512 bits (four lanes), 128 + 64 and 128 bits (one lane), 64
 // bits, and the Barrett constants (P(x) and floor(x^64 / P(x)), reflected).

@@ -48,27 +48,27 @@ void EncodeValue(const AttributeValue& value, ByteWriter& out) {
 
 // Builds the Item a sink's calls describe: a stack of the containers being filled, the item
 // itself at the bottom.
-class ItemBuilder final : public AttributeSink {
+class ItemBuilder {
  public:
   ItemBuilder() { open_.emplace_back(); }
   Item Take() { return Item(std::move(open_.front().map)); }
 
-  void Name(std::string_view name) override { open_.back().name.assign(name); }
-  void Scalar(AttributeType type, std::string_view bytes) override {
+  void Name(std::string_view name) { open_.back().name.assign(name); }
+  void Scalar(AttributeType type, std::string_view bytes) {
     std::string value(bytes);
     Add(type == AttributeType::kS   ? AttributeValue::String(std::move(value))
         : type == AttributeType::kN ? AttributeValue::NumberText(std::move(value))
                                     : AttributeValue::Binary(std::move(value)));
   }
-  void Bool(bool value) override { Add(AttributeValue::Bool(value)); }
-  void Null() override { Add(AttributeValue::Null()); }
-  void BeginMap() override { open_.emplace_back(); }
-  void EndMap() override { Add(AttributeValue::Map(Close().map)); }
-  void BeginList() override { open_.emplace_back().list.emplace(); }
-  void EndList() override { Add(AttributeValue::List(std::move(*Close().list))); }
-  void BeginSet(AttributeType type) override { open_.emplace_back().set_type = type; }
-  void SetMember(std::string_view bytes) override { open_.back().members.emplace_back(bytes); }
-  void EndSet() override {
+  void Bool(bool value) { Add(AttributeValue::Bool(value)); }
+  void Null() { Add(AttributeValue::Null()); }
+  void BeginMap() { open_.emplace_back(); }
+  void EndMap() { Add(AttributeValue::Map(Close().map)); }
+  void BeginList() { open_.emplace_back().list.emplace(); }
+  void EndList() { Add(AttributeValue::List(std::move(*Close().list))); }
+  void BeginSet(AttributeType type) { open_.emplace_back().set_type = type; }
+  void SetMember(std::string_view bytes) { open_.back().members.emplace_back(bytes); }
+  void EndSet() {
     Container set = Close();
     Add(AttributeValue::Set(set.set_type, std::move(set.members)));
   }
