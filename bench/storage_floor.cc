@@ -1,17 +1,21 @@
 // The storage floor of bench/items.py's write and read workloads: RocksDB alone, in process,
 // with the options of ddbd's items column family (32 MB memtable with a prefix bloom, 16-byte
-// key prefixes with filters, 10-bit blooms, two background jobs, the write-ahead log on and
-// not synced per write), storing items.py's values under keys shaped like ddbd's (8-byte table
-// id, 8-byte partition hash, the key). Prints the process's CPU time (every thread: flushes
-// and compactions included) per operation, for:
+// key prefixes with filters, 10-bit blooms, index and filters partitioned in a 64 MB block
+// cache, two background jobs, the write-ahead log on and not synced per write), storing
+// items.py's values under keys shaped like ddbd's (8-byte table id, 8-byte partition hash, the
+// key). Prints the process's CPU time (every thread: flushes and compactions included) per
+// operation, for:
 //   get     Get of random keys among 20,000 preloaded
 //   put     Get (absent) then Put of a new key: what a correct PutItem must at least do
 //   batch   25 Gets then one WriteBatch of 25 Puts, per item
 //   query   an iterator over one of 1,000 partitions of 20 items (bounded to the partition,
 //           prefix filters on, as a Query's), its Seek and 20 steps, each value copied out
+//   query-files   the same once the partitions sit in table files under 100 MB of other
+//           items of 1 KB, compactions finished: where bench/items.py's Query row reads them,
+//           after its write rows (the partitions in the memtable is the state before them)
 // Run it pinned to one core to compare with the servers' figures:
 //   c++ -O2 -std=c++20 -o storage_floor bench/storage_floor.cc -lrocksdb
-//   taskset -c 0 ./storage_floor DIR get|put|batch|query SECONDS VALUE_BYTES
+//   taskset -c 0 ./storage_floor DIR get|put|batch|query|query-files SECONDS VALUE_BYTES
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/slice_transform.h>
@@ -26,15 +30,18 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 
 namespace {
 
 constexpr int kPreloaded = 20'000;
 constexpr int kPartitions = 1'000, kPartitionItems = 20;
+constexpr int kOtherItems = 100'000;  // of 1 KB, written after the partitions by query-files
 
-std::string Key(uint64_t n) {
+// The key of item `n` of table `table` (the partitions' table is 7).
+std::string Key(uint64_t n, uint64_t table = 7) {
   char key[64];
-  const uint64_t table = 7, hash = n * 0x9E3779B97F4A7C15ULL;
+  const uint64_t hash = n * 0x9E3779B97F4A7C15ULL;
   std::memcpy(key, &table, 8);
   std::memcpy(key + 8, &hash, 8);
   const int text =
@@ -65,11 +72,25 @@ void Check(const rocksdb::Status& status) {
   }
 }
 
+// Returns once no flush or compaction is running or due.
+void WaitUntilIdle(rocksdb::DB& db) {
+  for (;;) {
+    uint64_t busy = 0, value = 0;
+    for (const char* property : {"rocksdb.mem-table-flush-pending", "rocksdb.num-running-flushes",
+                                 "rocksdb.compaction-pending", "rocksdb.num-running-compactions"}) {
+      if (db.GetIntProperty(property, &value)) busy += value;
+    }
+    if (busy == 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 5) {
-    std::fprintf(stderr, "usage: storage_floor DIR get|put|batch|query SECONDS VALUE_BYTES\n");
+    std::fprintf(stderr,
+                 "usage: storage_floor DIR get|put|batch|query|query-files SECONDS VALUE_BYTES\n");
     return 2;
   }
   const std::string workload = argv[2];
@@ -88,16 +109,22 @@ int main(int argc, char** argv) {
   options.memtable_whole_key_filtering = true;
   options.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(16));
   rocksdb::BlockBasedTableOptions table;
+  table.block_cache = rocksdb::NewLRUCache(64 << 20);
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   table.whole_key_filtering = false;
   table.cache_index_and_filter_blocks = true;
+  table.index_type = rocksdb::BlockBasedTableOptions::IndexType::kTwoLevelIndexSearch;
+  table.partition_filters = true;
+  table.pin_top_level_index_and_filter = true;
+  table.pin_l0_filter_and_index_blocks_in_cache = true;
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   rocksdb::DB* raw = nullptr;
   Check(rocksdb::DB::Open(options, argv[1], &raw));
   std::unique_ptr<rocksdb::DB> db(raw);
   const rocksdb::WriteOptions write;
   const rocksdb::ReadOptions read;
-  if (workload == "query") {
+  const bool query = workload == "query" || workload == "query-files";
+  if (query) {
     for (int partition = 0; partition < kPartitions; ++partition) {
       for (int n = 0; n < kPartitionItems; ++n) {
         Check(db->Put(write, PartitionPrefix(partition) + "pk" + std::to_string(100 + n), value));
@@ -105,6 +132,11 @@ int main(int argc, char** argv) {
     }
   } else {
     for (int n = 0; n < kPreloaded; ++n) Check(db->Put(write, Key(n), value));
+  }
+  if (workload == "query-files") {
+    const std::string other(1024, 'x');
+    for (int n = 0; n < kOtherItems; ++n) Check(db->Put(write, Key(n, 8), other));
+    WaitUntilIdle(*db);
   }
 
   std::mt19937_64 random(42);
@@ -124,7 +156,7 @@ int main(int argc, char** argv) {
         if (!db->Get(read, db->DefaultColumnFamily(), key, &found).IsNotFound()) return 1;
         Check(db->Put(write, key, value));
         ++operations;
-      } else if (workload == "query") {
+      } else if (query) {
         const std::string lower = PartitionPrefix(random() % kPartitions);
         std::string upper = lower;
         upper.back() = static_cast<char>(upper.back() + 1);  // the hash's low byte, wrapping aside
