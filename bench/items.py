@@ -30,10 +30,12 @@ import http.client
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import tempfile
 
+import perf_split
 from run import Server, free_port, npm_install, settle, wrk, HERE, ROOT
 
 KEYS = 20_000
@@ -106,9 +108,16 @@ def prepare(port, item_bytes):
                                for g in range(GROUPS) for n in range(GROUP_ITEMS)])
 
 
-def measure_op(server, op, item_bytes, seconds, run):
+def measure_op(server, op, item_bytes, seconds, run, profile=None):
     """The workload's server CPU per request, counted from its start until the server is idle
-    again: the flushes and compactions its writes leave are its own, not the next row's."""
+    again: the flushes and compactions its writes leave are its own, not the next row's. With
+    `profile` (a file name), the server is recorded by `perf record -g` meanwhile and the
+    figure carries how its time split (bench/perf_split.py)."""
+    recorder = None
+    if profile:
+        recorder = subprocess.Popen(["perf", "record", "-g", "-o", profile, "-p",
+                                     str(server.proc.pid)],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     before = server.cpu_seconds()
     figure = wrk(server, "items.lua", seconds, env={
         "DDBD_BENCH_OP": op, "DDBD_BENCH_ITEM_BYTES": str(item_bytes),
@@ -116,8 +125,13 @@ def measure_op(server, op, item_bytes, seconds, run):
         "DDBD_BENCH_PREFIX": f"{run}-"})
     settle(server)
     per_request = 25 if op == "batch" else 1
-    return {"cpu_us": (server.cpu_seconds() - before) / figure["requests"] * 1e6,
-            "items_per_s": figure["rps"] * per_request}
+    result = {"cpu_us": (server.cpu_seconds() - before) / figure["requests"] * 1e6,
+              "items_per_s": figure["rps"] * per_request}
+    if recorder:
+        recorder.send_signal(signal.SIGINT)
+        recorder.wait()
+        result["split"] = perf_split.split(profile)
+    return result
 
 
 def build_floor(tmp):
@@ -173,7 +187,14 @@ def answer(op, item_bytes):
     return "{}"
 
 
-def measure(server, sizes, seconds):
+def profile_file(perf_dir, server, row, item_bytes):
+    """Where a row's `perf record` goes, when profiles are asked for."""
+    if not perf_dir:
+        return None
+    return os.path.join(perf_dir, f"{server.name.replace(' ', '-')}-{row}-{item_bytes}.data")
+
+
+def measure(server, sizes, seconds, perf_dir=None):
     """The workloads' figures on a DynamoDB server, and its spawn time."""
     results = {"spawn": {"ms": spawn_ms(server)}}
     server.start()
@@ -184,13 +205,15 @@ def measure(server, sizes, seconds):
                 prepare(server.port, item_bytes)
                 settle(server)  # the preload's flushes and compactions belong to no row
                 prepared = item_bytes
-            results[(row, item_bytes)] = measure_op(server, op, item_bytes, seconds, run)
+            results[(row, item_bytes)] = measure_op(
+                server, op, item_bytes, seconds, run,
+                profile_file(perf_dir, server, row, item_bytes))
     finally:
         server.stop()
     return results
 
 
-def measure_floor(name, binary, tmp, sizes, seconds):
+def measure_floor(name, binary, tmp, sizes, seconds, perf_dir=None):
     """The workloads' figures on a floor started afresh for each row, answering that row's
     requests with what DynamoDB would answer (its size is part of what the network costs)."""
     results = {}
@@ -202,7 +225,9 @@ def measure_floor(name, binary, tmp, sizes, seconds):
         floor = Server(name, [binary, str(port), body], port, tmp)
         floor.start()
         try:
-            results[(row, item_bytes)] = measure_op(floor, op, item_bytes, seconds, run)
+            results[(row, item_bytes)] = measure_op(
+                floor, op, item_bytes, seconds, run,
+                profile_file(perf_dir, floor, row, item_bytes))
         finally:
             floor.stop()
     return results
@@ -214,23 +239,28 @@ def main():
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--only", choices=["ddbd", "dynalite", "floor", "beast"])
     parser.add_argument("--sizes", default="1024,4096")
+    parser.add_argument("--perf", action="store_true",
+                        help="record ddbd and the floors with perf during each row and print "
+                             "where their time went (the figures a little higher for it)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     tmp = tempfile.mkdtemp(prefix="ddbd-items-bench-")
+    perf_dir = tmp if args.perf else None
     results = {}
     try:
         if args.only in (None, "floor"):
-            results["floor"] = measure_floor("floor", build_floor(tmp), tmp, sizes, args.seconds)
+            results["floor"] = measure_floor("floor", build_floor(tmp), tmp, sizes, args.seconds,
+                                             perf_dir)
         if args.only in (None, "beast"):
             results["beast floor"] = measure_floor("beast floor", build_beast_floor(tmp), tmp,
-                                                   sizes, args.seconds)
+                                                   sizes, args.seconds, perf_dir)
         if args.only in (None, "ddbd"):
             port = free_port()
             data = os.path.join(tmp, "ddbd")
             results["ddbd"] = measure(
                 Server("ddbd", [args.ddbd, "--address", "127.0.0.1", "--port", str(port),
                                 "--db-path", data, "--threads", "1"], port, data),
-                sizes, args.seconds)
+                sizes, args.seconds, perf_dir)
         if args.only in (None, "dynalite"):
             npm_install(os.path.join(HERE, "peer"))
             port = free_port()
@@ -244,17 +274,29 @@ def main():
                 sizes, args.seconds)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    print_figures(results, sizes)
+    if args.perf:
+        print_splits(results, sizes)
 
+
+ROW_LABELS = dict(WORKLOADS + [
+    ("query_preloaded", "Query of 20 items of 200 B, right after the preload"),
+    ("query", "Query of 20 items of 200 B, after the write rows")])
+
+
+def size_label(op, size):
+    return "200 B" if op == "query" else f"{size // 1024} KB"
+
+
+def print_figures(results, sizes):
+    """The table of every server's figures, with ratios when ddbd, dynalite and the floor ran."""
     names = [n for n in ("ddbd", "dynalite", "floor", "beast floor") if n in results]
     all_three = all(n in results for n in ("ddbd", "dynalite", "floor"))
     print("| workload | item | " + " | ".join(f"{n} µs/request" for n in names) +
           (" | ddbd ÷ floor | dynalite ÷ ddbd |" if all_three else " |"))
     print("|---|---|" + "---|" * len(names) + ("---|---|" if all_three else ""))
-    labels = dict(WORKLOADS + [
-        ("query_preloaded", "Query of 20 items of 200 B, right after the preload"),
-        ("query", "Query of 20 items of 200 B, after the write rows")])
     for row, op, size in rows(sizes):
-        key, label = (row, size), labels[row]
+        key = (row, size)
         cells = []
         for name in names:
             figure = results[name][key]
@@ -266,12 +308,28 @@ def main():
         if all_three:
             d, p, f = (results[n][key]["cpu_us"] for n in ("ddbd", "dynalite", "floor"))
             ratios = f" {d / f:.1f}× | {p / d:.1f}× |"
-        print(f"| {label} | {'200 B' if op == 'query' else f'{size // 1024} KB'} | " +
-              " | ".join(cells) + " |" + ratios)
+        print(f"| {ROW_LABELS[row]} | {size_label(op, size)} | " + " | ".join(cells) + " |" +
+              ratios)
     print("| spawn → first answer, fresh data directory (ms, median of 5) | | " +
           " | ".join(f"{results[n]['spawn']['ms']:.1f}" if "spawn" in results[n] else ""
                      for n in names) + " |" + (" | |" if all_three else ""))
 
+
+def print_splits(results, sizes):
+    """For each profiled server, each row's µs per request split as bench/perf_split.py does
+    (per item for the batch rows)."""
+    for name, figures in results.items():
+        if not any("split" in figures.get((row, size), {}) for row, _, size in rows(sizes)):
+            continue
+        print(f"\n{name}: where a request's µs went\n")
+        print("| workload | item | µs | " + " | ".join(perf_split.PARTS) + " |")
+        print("|---|---|---|" + "---|" * len(perf_split.PARTS))
+        for row, op, size in rows(sizes):
+            figure = figures[(row, size)]
+            total = figure["cpu_us"] / (25 if op == "batch" else 1)
+            print(f"| {ROW_LABELS[row]} | {size_label(op, size)} | {total:.1f} | " +
+                  " | ".join(f"{figure['split'][part] * total:.1f}"
+                             for part in perf_split.PARTS) + " |")
 
 if __name__ == "__main__":
     main()
