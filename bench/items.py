@@ -21,8 +21,10 @@ string set and a small map):
   answer (median of 5).
 
 Usage: bench/items.py [--ddbd build/server/ddbd] [--seconds 10]
-                      [--only ddbd|dynalite|floor|beast] [--sizes 1024,4096]
-Needs: wrk, taskset, cc, c++ with Boost headers, node + npm (dynalite). Prints a Markdown table.
+                      [--only ddbd|dynalite|floor|beast] [--sizes 1024,4096] [--perf]
+Needs: wrk, taskset, cc, c++ with Boost headers, node + npm (dynalite); perf for --perf.
+Prints a Markdown table; with --perf also, for ddbd and each floor, where each row's time went
+(bench/perf_split.py).
 """
 import argparse
 import concurrent.futures
