@@ -117,7 +117,7 @@ def measure_op(server, op, item_bytes, seconds, run, profile=None):
     figure carries how its time split (bench/perf_split.py)."""
     recorder = None
     if profile:
-        recorder = subprocess.Popen(["perf", "record", "-g", "-o", profile, "-p",
+        recorder = subprocess.Popen(["perf", "record", "-F", "999", "-g", "-o", profile, "-p",
                                      str(server.proc.pid)],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     before = server.cpu_seconds()
