@@ -10,7 +10,7 @@
 //   batch   25 Gets then one WriteBatch of 25 Puts, per item
 //   query   an iterator over one of 1,000 partitions of 20 items (bounded to the partition,
 //           prefix filters on, as a Query's), its Seek and 20 steps, each value copied out
-//   query-files   the same once the partitions sit in table files under 100 MB of other
+//   query-files   the same once the partitions sit in table files under 1 GB of other
 //           items of 1 KB, compactions finished: where bench/items.py's Query row reads them,
 //           after its write rows (the partitions in the memtable is the state before them)
 // Run it pinned to one core to compare with the servers' figures:
@@ -36,7 +36,7 @@ namespace {
 
 constexpr int kPreloaded = 20'000;
 constexpr int kPartitions = 1'000, kPartitionItems = 20;
-constexpr int kOtherItems = 100'000;  // of 1 KB, written after the partitions by query-files
+constexpr int kOtherItems = 1'000'000;  // of 1 KB, written after the partitions by query-files
 
 // The key of item `n` of table `table` (the partitions' table is 7).
 std::string Key(uint64_t n, uint64_t table = 7) {
