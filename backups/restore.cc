@@ -106,4 +106,20 @@ Status RestoreItems(storage::Database& db, const storage::BackupRecord& backup,
   return OkStatus();
 }
 
+Status SaveCopy(storage::Database& db, std::string_view scope, storage::BackupRecord& backup,
+                const std::function<Result<storage::TableStats>()>& copy) {
+  storage::BackupRecord in_progress = backup;
+  in_progress.point_in_time = true;
+  DDBD_RETURN_IF_ERROR(db.PutBackup(scope, in_progress));
+  Result<storage::TableStats> copied = copy();
+  Status saved = copied.ok() ? OkStatus() : Status(copied.error());
+  if (saved.ok()) {
+    backup.item_count = copied->item_count;
+    backup.size_bytes = copied->size_bytes;
+    saved = db.PutBackup(scope, backup);
+  }
+  if (!saved.ok()) db.DeleteBackup(scope, backup.id).IgnoreError();
+  return saved;
+}
+
 }  // namespace ddbd::backups

@@ -3,10 +3,11 @@
 // storage (Database::CopyItems, SaveBackup); the operations that expose them are in
 // server/ops/backups.cc.
 //
-// Entry points: BackupArn, RestoredDefinition, RestoreSlice, RestoreItems.
+// Entry points: BackupArn, SaveCopy, RestoredDefinition, RestoreSlice, RestoreItems.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -25,6 +26,14 @@ inline constexpr std::string_view kPointInTimeSource = "point-in-time:";
 // "<source table ARN>/backup/<creation time in ms, 13 digits>-<the id in hex, 8 digits or
 // more>", after the shape of DynamoDB's backup ARNs. Computed, never stored.
 std::string BackupArn(const storage::BackupRecord& backup);
+
+// Saves `backup` with the items `copy` stores under `backup.id` (it returns their count and
+// DynamoDB size, which the record takes). The record is written first, marked point-in-time
+// (never listed), then as given: items are never stored under an id no record names, and a
+// crash between the two leaves a hidden record that the next start deletes with its items
+// (server/ops/recovery.h). On failure the record and what was copied are deleted.
+Status SaveCopy(storage::Database& db, std::string_view scope, storage::BackupRecord& backup,
+                const std::function<Result<storage::TableStats>()>& copy);
 
 // Where a restore puts its table, and when.
 struct RestoreTarget {

@@ -17,8 +17,9 @@ struct BackupRecord {
   int64_t size_bytes = 0;
   int64_t item_count = 0;
   TableDef source;  // the table as it was backed up
-  // Not a user's backup: the state of `source` at a point in time that a
-  // RestoreTableToPointInTime writes from (never listed; deleted when the restore ends).
+  // Never listed: the state of `source` at a point in time that a RestoreTableToPointInTime
+  // writes from (deleted when the restore ends), or a CreateBackup's copy while it is made
+  // (backups::SaveCopy). One no unfinished restore names is deleted at start-up.
   bool point_in_time = false;
 };
 

@@ -113,18 +113,26 @@ Status Database::DeleteBackup(std::string_view scope, uint64_t backup_id) {
 }
 
 Result<std::vector<BackupRecord>> Database::Backups(std::string_view scope) {
+  DDBD_ASSIGN_OR_RETURN(std::vector<ScopedBackup> all, AllBackups());
   std::vector<BackupRecord> backups;
-  std::string prefix(1, kBackupPrefix);
-  prefix.append(scope);
-  prefix.push_back('\0');
+  for (ScopedBackup& scoped : all) {
+    if (scoped.scope == scope) backups.push_back(std::move(scoped.backup));
+  }
+  return backups;
+}
+
+Result<std::vector<Database::ScopedBackup>> Database::AllBackups() {
+  const std::string prefix(1, kBackupPrefix);
+  std::vector<ScopedBackup> backups;
   std::unique_ptr<rocksdb::Iterator> it(
       impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->catalog));
-  for (it->Seek(prefix);
-       it->Valid() && it->key().starts_with(prefix) && it->key().size() == prefix.size() + 8;
-       it->Next()) {
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    // prefix ‖ scope ‖ \0 ‖ id (8 bytes)
+    const std::string_view key(it->key().data(), it->key().size());
+    if (key.size() < prefix.size() + 9 || key[key.size() - 9] != '\0') continue;
     DDBD_ASSIGN_OR_RETURN(BackupRecord backup,
                           DecodeBackup(std::string_view(it->value().data(), it->value().size())));
-    backups.push_back(std::move(backup));
+    backups.push_back({std::string(key.substr(1, key.size() - 10)), std::move(backup)});
   }
   if (!it->status().ok()) return StorageError(it->status());
   return backups;

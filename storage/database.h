@@ -271,6 +271,12 @@ class Database {
   Status DeleteBackup(std::string_view scope, uint64_t backup_id);
   // The backups of `scope`, oldest first (ids are allocated in creation order).
   Result<std::vector<BackupRecord>> Backups(std::string_view scope);
+  struct ScopedBackup {
+    std::string scope;
+    BackupRecord backup;
+  };
+  // Every scope's backups, by scope, then oldest first.
+  Result<std::vector<ScopedBackup>> AllBackups();
   // Snapshots of namespaces, by (scope, name); their tables' items are stored under the ids
   // of their backup records. Put replaces a snapshot of the same name (not its items).
   Status PutSnapshot(const SnapshotRecord& snapshot);

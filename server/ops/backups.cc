@@ -134,10 +134,8 @@ Result<std::string> CreateBackup(OpContext& ctx, const Request& req) {
   backup.name = std::string(*name);
   backup.created_ms = ctx.NowMs();
   backup.source = *table;
-  DDBD_ASSIGN_OR_RETURN(storage::TableStats copied, ctx.db().CopyItems(table->id, backup.id));
-  backup.item_count = copied.item_count;
-  backup.size_bytes = copied.size_bytes;
-  DDBD_RETURN_IF_ERROR(ctx.db().PutBackup(ctx.scope(), backup));
+  DDBD_RETURN_IF_ERROR(backups::SaveCopy(ctx.db(), ctx.scope(), backup,
+                                         [&] { return ctx.db().CopyItems(table->id, backup.id); }));
 
   wire::JsonWriter out;
   out.BeginObject().Key("BackupDetails");

@@ -58,24 +58,6 @@ Result<storage::BackupRecord> PointInTimeCopyRecord(OpContext& ctx, const TableD
   return copy;
 }
 
-// Copies `source`'s items as they were at `copy.created_ms` under `copy.id` and saves the
-// record, for the background restore.
-Status SaveStateAt(OpContext& ctx, const TableDef& source, storage::BackupRecord& copy) {
-  DDBD_ASSIGN_OR_RETURN(storage::TableStats copied, ctx.db().CopyItems(source.id, copy.id));
-  Result<storage::TableStats> rewound =
-      ctx.db().RewindCopy(source, copy.id, copy.created_ms, copied);
-  if (rewound.ok()) {
-    copy.item_count = rewound->item_count;
-    copy.size_bytes = rewound->size_bytes;
-  }
-  Status saved = rewound.ok() ? ctx.db().PutBackup(ctx.scope(), copy) : Status(rewound.error());
-  if (!saved.ok()) {
-    ctx.db().DropItems(copy.id).IgnoreError();
-    return saved.error();
-  }
-  return OkStatus();
-}
-
 }  // namespace
 
 Result<std::string> RestoreTableToPointInTime(OpContext& ctx, const Request& req) {
@@ -109,7 +91,12 @@ Result<std::string> RestoreTableToPointInTime(OpContext& ctx, const Request& req
   DDBD_RETURN_IF_ERROR(ApplyRestoreOverrides(input.target, now, definition));
   definition.restored_from = TableRestoreSource{
       std::string(backups::kPointInTimeSource) + backups::BackupArn(copy), source->Arn(), at_ms};
-  DDBD_RETURN_IF_ERROR(SaveStateAt(ctx, *source, copy));
+  // The items as they were at `at_ms`: a copy of the live ones, rewound by the history.
+  DDBD_RETURN_IF_ERROR(
+      backups::SaveCopy(ctx.db(), ctx.scope(), copy, [&]() -> Result<storage::TableStats> {
+        DDBD_ASSIGN_OR_RETURN(storage::TableStats copied, ctx.db().CopyItems(source->id, copy.id));
+        return ctx.db().RewindCopy(*source, copy.id, copy.created_ms, copied);
+      }));
   auto created = ctx.catalog().Create(std::move(definition));
   if (!created.ok()) {  // the copy served nothing
     ctx.db().DeleteBackup(ctx.scope(), copy.id).IgnoreError();

@@ -46,7 +46,27 @@ void FinishPhase(OpContext& ctx, void (*finish)(OpContext&, uint64_t), uint64_t 
 
 }  // namespace
 
+void DropUnusedPointInTimeCopies(Service& service) {
+  std::set<std::string, std::less<>> read_by_restores;  // their backup ARNs
+  for (const auto& table : service.catalog().AllTables()) {
+    if (IsUnfinishedRestore(*table)) read_by_restores.insert(table->restored_from->backup_arn);
+  }
+  Result<std::vector<storage::Database::ScopedBackup>> backups = service.db().AllBackups();
+  if (!backups.ok()) return;  // the next start tries again
+  for (const auto& [scope, backup] : *backups) {
+    if (!backup.point_in_time ||
+        read_by_restores.contains(std::string(backups::kPointInTimeSource) +
+                                  backups::BackupArn(backup))) {
+      continue;
+    }
+    log::Warning("deleting the point-in-time copy %llu of table %s, which no restore reads",
+                 static_cast<unsigned long long>(backup.id), backup.source.name.c_str());
+    service.db().DeleteBackup(scope, backup.id).IgnoreError();  // the next start tries again
+  }
+}
+
 void ResumeInterruptedWork(Service& service) {
+  DropUnusedPointInTimeCopies(service);
   service.exports().ResumeInterrupted();
   service.bulk_operations().ResumeInterrupted();
   // A table an import is loading stays CREATING until the import ends.

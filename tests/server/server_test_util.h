@@ -33,6 +33,10 @@ class ServerHarness {
   http::HttpReply Raw(http::HttpRequest request);
   static std::string DefaultAuthorization(std::string_view access_key = "AKID",
                                           std::string_view region = "us-east-1");
+  // The parts behind the handlers, to set up what only a crash could leave.
+  storage::Database& db() { return *db_; }
+  storage::Catalog& catalog() { return *catalog_; }
+  Service& service() { return *service_; }
 
  private:
   std::unique_ptr<storage::Database> db_;
