@@ -17,8 +17,10 @@ std::string BackupKey(std::string_view scope, uint64_t backup_id) {
   return key;
 }
 
-std::string SnapshotKey(std::string_view scope, std::string_view name) {
-  std::string key(1, kSnapshotPrefix);
+// A snapshot's record (kSnapshotPrefix) or its unowned copies' (kUnownedCopiesPrefix).
+std::string SnapshotKey(std::string_view scope, std::string_view name,
+                        char prefix = kSnapshotPrefix) {
+  std::string key(1, prefix);
   key.append(scope);
   key.push_back('\0');
   key.append(name);
@@ -51,29 +53,14 @@ Result<SnapshotRecord> DecodeSnapshot(std::string_view key, std::string_view byt
   return snapshot;
 }
 
-}  // namespace
-
-Status Database::PutSnapshot(const SnapshotRecord& snapshot) {
-  rocksdb::Status status =
-      impl_->db->Put(impl_->write_options, impl_->catalog,
-                     SnapshotKey(snapshot.scope, snapshot.name), EncodeSnapshot(snapshot));
-  if (!status.ok()) return StorageError(status);
-  return OkStatus();
-}
-
-Status Database::DeleteSnapshot(std::string_view scope, std::string_view name) {
-  rocksdb::Status status =
-      impl_->db->Delete(impl_->write_options, impl_->catalog, SnapshotKey(scope, name));
-  if (!status.ok()) return StorageError(status);
-  return OkStatus();
-}
-
-Result<std::vector<SnapshotRecord>> Database::Snapshots() {
+// Every record under `prefix` (either kind of SnapshotKey), by scope then name.
+Result<std::vector<SnapshotRecord>> ScanSnapshots(rocksdb::DB& db,
+                                                  rocksdb::ColumnFamilyHandle* family,
+                                                  char prefix) {
   std::vector<SnapshotRecord> snapshots;
-  const std::string prefix(1, kSnapshotPrefix);
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->catalog));
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+  const std::string start(1, prefix);
+  std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), family));
+  for (it->Seek(start); it->Valid() && it->key().starts_with(start); it->Next()) {
     DDBD_ASSIGN_OR_RETURN(SnapshotRecord snapshot,
                           DecodeSnapshot(std::string_view(it->key().data(), it->key().size()),
                                          std::string_view(it->value().data(), it->value().size())));
@@ -81,6 +68,50 @@ Result<std::vector<SnapshotRecord>> Database::Snapshots() {
   }
   if (!it->status().ok()) return StorageError(it->status());
   return snapshots;
+}
+
+}  // namespace
+
+Result<std::vector<SnapshotRecord>> Database::Snapshots() {
+  return ScanSnapshots(*impl_->db, impl_->catalog, kSnapshotPrefix);
+}
+
+Status Database::PutUnownedCopies(const SnapshotRecord& copies) {
+  rocksdb::Status status = impl_->db->Put(
+      impl_->write_options, impl_->catalog,
+      SnapshotKey(copies.scope, copies.name, kUnownedCopiesPrefix), EncodeSnapshot(copies));
+  if (!status.ok()) return StorageError(status);
+  return OkStatus();
+}
+
+Status Database::DeleteUnownedCopies(std::string_view scope, std::string_view name) {
+  rocksdb::Status status = impl_->db->Delete(impl_->write_options, impl_->catalog,
+                                             SnapshotKey(scope, name, kUnownedCopiesPrefix));
+  if (!status.ok()) return StorageError(status);
+  return OkStatus();
+}
+
+Result<std::vector<SnapshotRecord>> Database::UnownedCopies() {
+  return ScanSnapshots(*impl_->db, impl_->catalog, kUnownedCopiesPrefix);
+}
+
+Status Database::CommitSnapshot(std::string_view scope, std::string_view name,
+                                const std::optional<SnapshotRecord>& snapshot,
+                                const std::vector<BackupRecord>& released) {
+  rocksdb::WriteBatch batch;
+  if (snapshot) {
+    batch.Put(impl_->catalog, SnapshotKey(scope, name), EncodeSnapshot(*snapshot));
+  } else {
+    batch.Delete(impl_->catalog, SnapshotKey(scope, name));
+  }
+  const std::string unowned = SnapshotKey(scope, name, kUnownedCopiesPrefix);
+  if (released.empty()) {
+    batch.Delete(impl_->catalog, unowned);
+  } else {
+    batch.Put(impl_->catalog, unowned,
+              EncodeSnapshot({std::string(scope), std::string(name), 0, released}));
+  }
+  return impl_->Commit(batch);
 }
 
 Result<TableStats> Database::CopyItems(uint64_t from_id, uint64_t to_id) {

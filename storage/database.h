@@ -278,9 +278,19 @@ class Database {
   // Every scope's backups, by scope, then oldest first.
   Result<std::vector<ScopedBackup>> AllBackups();
   // Snapshots of namespaces, by (scope, name); their tables' items are stored under the ids
-  // of their backup records. Put replaces a snapshot of the same name (not its items).
-  Status PutSnapshot(const SnapshotRecord& snapshot);
-  Status DeleteSnapshot(std::string_view scope, std::string_view name);
+  // of their backup records. Written and removed only by CommitSnapshot (below).
+  // Copies that no snapshot owns, yet or any longer, by (scope, name of the snapshot): the
+  // tables of one being saved, or of one replaced or deleted while their data is dropped.
+  // Each is recorded before its data is written or its owner goes, so what a crash leaves
+  // here is what the next start drops. Put replaces.
+  Status PutUnownedCopies(const SnapshotRecord& copies);
+  Status DeleteUnownedCopies(std::string_view scope, std::string_view name);
+  Result<std::vector<SnapshotRecord>> UnownedCopies();
+  // In one batch: (scope, name)'s snapshot becomes `snapshot` (nullopt: none) and its
+  // unowned copies become `released` (the tables of the snapshot it replaces; none: none).
+  Status CommitSnapshot(std::string_view scope, std::string_view name,
+                        const std::optional<SnapshotRecord>& snapshot,
+                        const std::vector<BackupRecord>& released);
   // Every snapshot, by scope then name.
   Result<std::vector<SnapshotRecord>> Snapshots();
 

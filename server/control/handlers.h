@@ -47,6 +47,9 @@ Result<std::string> RestoreSnapshot(Service& service, std::string_view name_spac
                                     std::string_view name);
 Result<std::string> ForkSnapshot(Service& service, std::string_view name_space,
                                  std::string_view name, const ControlBody& body);
+// At start-up, before serving: drops the tables' copies a crash left unowned (a save or a
+// delete of a snapshot cut short), with their record.
+void DropUnownedSnapshotCopies(Service& service);
 
 // PUT /ddbd/faults with {"Rules": [...]} replaces the rules; GET lists them with their
 // Matched and Fired counters; DELETE clears them. Each answers the rules as they now are.

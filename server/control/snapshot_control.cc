@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "backups/restore.h"
+#include "model/log.h"
 #include "model/utf8.h"
 #include "server/control/handlers.h"
 #include "server/op_context.h"
@@ -65,6 +66,12 @@ Status DropSnapshotItems(Service& service, const storage::SnapshotRecord& snapsh
     DDBD_RETURN_IF_ERROR(service.db().DropTableData(copy));
   }
   return OkStatus();
+}
+
+// Drops the data of `copies`' tables, then their record among the unowned copies.
+Status ReleaseCopies(Service& service, const storage::SnapshotRecord& copies) {
+  DDBD_RETURN_IF_ERROR(DropSnapshotItems(service, copies));
+  return service.db().DeleteUnownedCopies(copies.scope, copies.name);
 }
 
 // `table` with fresh ids for itself and its indexes: where its copy is kept.
@@ -198,13 +205,19 @@ Result<std::string> SaveSnapshot(Service& service, std::string_view name_space,
   DDBD_RETURN_IF_ERROR(CheckSnapshotName(name));
   std::lock_guard lock(SnapshotMutex());
   storage::SnapshotRecord snapshot{scope, std::string(name), service.clock().NowMs(), {}};
-  auto drop_partial = [&] { DropSnapshotItems(service, snapshot).IgnoreError(); };
+  // Each copy is named among the unowned copies before its data is written, and the copies
+  // become the snapshot's in one batch with the replaced snapshot's becoming unowned: a
+  // crash leaves nothing stored that no record names (DropUnownedSnapshotCopies).
+  auto drop_partial = [&] { ReleaseCopies(service, snapshot).IgnoreError(); };
   for (const std::string& table_name : service.catalog().ListNames(scope)) {
     auto table = service.catalog().Find(scope, table_name);
     if (!table || table->status == TableStatus::kCreating) continue;  // not there yet
     Result<TableDef> copy = CopyDefinition(service, *table);
     if (!copy.ok()) return drop_partial(), copy.error();
     snapshot.tables.push_back({copy->id, table->name, snapshot.created_ms, 0, 0, *copy});
+    if (Status named = service.db().PutUnownedCopies(snapshot); !named.ok()) {
+      return drop_partial(), named.error();
+    }
     Result<storage::TableStats> copied = service.db().CloneTable(*table, *copy);
     if (!copied.ok()) return drop_partial(), copied.error();
     snapshot.tables.back().item_count = copied->item_count;
@@ -212,11 +225,24 @@ Result<std::string> SaveSnapshot(Service& service, std::string_view name_space,
   }
   DDBD_ASSIGN_OR_RETURN(std::optional<storage::SnapshotRecord> replaced,
                         FindSnapshot(service, scope, name));
-  if (Status put = service.db().PutSnapshot(snapshot); !put.ok()) {
-    return drop_partial(), put.error();
+  if (Status committed = service.db().CommitSnapshot(
+          scope, name, snapshot,
+          replaced ? replaced->tables : std::vector<storage::BackupRecord>{});
+      !committed.ok()) {
+    return drop_partial(), committed.error();
   }
-  if (replaced) DropSnapshotItems(service, *replaced).IgnoreError();
+  if (replaced) ReleaseCopies(service, *replaced).IgnoreError();  // else the next start does
   return RenderSnapshot(snapshot);
+}
+
+void DropUnownedSnapshotCopies(Service& service) {
+  Result<std::vector<storage::SnapshotRecord>> unowned = service.db().UnownedCopies();
+  if (!unowned.ok()) return;  // the next start tries again
+  for (const storage::SnapshotRecord& copies : *unowned) {
+    log::Warning("dropping the copies of %zu tables that no snapshot owns (snapshot %s)",
+                 copies.tables.size(), copies.name.c_str());
+    ReleaseCopies(service, copies).IgnoreError();  // the next start tries again
+  }
 }
 
 Result<std::string> ListSnapshots(Service& service) {
@@ -233,8 +259,8 @@ Result<std::string> DeleteSnapshot(Service& service, std::string_view name_space
   DDBD_ASSIGN_OR_RETURN(std::string scope, Service::ScopeOfNamespace(name_space));
   std::lock_guard lock(SnapshotMutex());
   DDBD_ASSIGN_OR_RETURN(storage::SnapshotRecord snapshot, RequireSnapshot(service, scope, name));
-  DDBD_RETURN_IF_ERROR(service.db().DeleteSnapshot(scope, name));
-  DDBD_RETURN_IF_ERROR(DropSnapshotItems(service, snapshot));
+  DDBD_RETURN_IF_ERROR(service.db().CommitSnapshot(scope, name, std::nullopt, snapshot.tables));
+  DDBD_RETURN_IF_ERROR(ReleaseCopies(service, snapshot));
   return RenderSnapshot(snapshot);
 }
 

@@ -8,6 +8,7 @@
 
 #include "backups/restore.h"
 #include "model/log.h"
+#include "server/control/handlers.h"
 #include "server/ops/background_restore.h"
 #include "server/ops/index_updates.h"
 #include "server/ops/replica_changes.h"
@@ -67,6 +68,7 @@ void DropUnusedPointInTimeCopies(Service& service) {
 
 void ResumeInterruptedWork(Service& service) {
   DropUnusedPointInTimeCopies(service);
+  control::DropUnownedSnapshotCopies(service);
   service.exports().ResumeInterrupted();
   service.bulk_operations().ResumeInterrupted();
   // A table an import is loading stays CREATING until the import ends.

@@ -12,9 +12,10 @@ namespace ddbd::server::ops {
 // start over (they skip or rewrite what was already written); a snapshot restore that had
 // not finished — its request was never answered — or a restore whose backup is gone is
 // rolled back, leaving no partial table.
-// Point-in-time copies that no unfinished restore reads go first, with their items: a crash
-// left them (RestoreTableToPointInTime or CreateBackup cut short between their copy's first
-// record and their answer, or a restore between its last item and its copy's deletion).
+// Copies of tables that nothing will read go first, with their data: point-in-time copies no
+// unfinished restore reads (RestoreTableToPointInTime or CreateBackup cut short between their
+// copy's first record and their answer, or a restore between its last item and its copy's
+// deletion) and snapshot copies no snapshot owns (a save or delete of one cut short).
 void ResumeInterruptedWork(Service& service);
 
 // That first step on its own: deletes every point-in-time copy (storage::BackupRecord) that no

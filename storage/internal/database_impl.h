@@ -26,15 +26,16 @@
 namespace ddbd::storage {
 
 // Catalog keyspace prefixes in the default column family. Stored on disk: never renumber.
-inline constexpr char kTablePrefix = 'T';       // T scope \0 name → table record
-inline constexpr char kStatsPrefix = 'S';       // S table-id → statistics (statistics.cc)
-inline constexpr char kCollectionPrefix = 'C';  // C table-id ‖ enc(pk) → collection size
-inline constexpr char kBackupPrefix = 'B';      // B scope \0 backup-id → backup record
-inline constexpr char kSnapshotPrefix = 'P';    // P scope \0 name → snapshot record
-inline constexpr char kTrimPrefix = 'R';        // R stream-id → last trimmed sequence
-inline constexpr char kExpiryPrefix = 'E';      // E table-id ‖ enc(N) ‖ item key → item's key
-inline constexpr char kStampPrefix = 'G';       // G table-id ‖ item key → replica stamp
-inline constexpr char kJobPrefix = 'J';         // J kind id → a job's record (job_store.cc)
+inline constexpr char kTablePrefix = 'T';          // T scope \0 name → table record
+inline constexpr char kStatsPrefix = 'S';          // S table-id → statistics (statistics.cc)
+inline constexpr char kCollectionPrefix = 'C';     // C table-id ‖ enc(pk) → collection size
+inline constexpr char kBackupPrefix = 'B';         // B scope \0 backup-id → backup record
+inline constexpr char kSnapshotPrefix = 'P';       // P scope \0 name → snapshot record
+inline constexpr char kUnownedCopiesPrefix = 'D';  // D scope \0 name → copies no snapshot owns
+inline constexpr char kTrimPrefix = 'R';           // R stream-id → last trimmed sequence
+inline constexpr char kExpiryPrefix = 'E';  // E table-id ‖ enc(N) ‖ item key → item's key
+inline constexpr char kStampPrefix = 'G';   // G table-id ‖ item key → replica stamp
+inline constexpr char kJobPrefix = 'J';     // J kind id → a job's record (job_store.cc)
 inline constexpr std::string_view kNextTableIdKey = "N";
 // The last stream sequence number issued: written with every batch that appends records.
 inline constexpr std::string_view kStreamSequenceKey = "Q";

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "backups/restore.h"
+#include "server/control/handlers.h"
 #include "tests/server/server_test_util.h"
 
 namespace ddbd::server {
@@ -107,6 +108,52 @@ TEST_F(RecoveryTest, UsersBackupsAreKept) {
   EXPECT_FALSE(kept[0].point_in_time);  // the in-progress marking does not outlive the copy
   EXPECT_EQ(kept[0].item_count, 3);
   EXPECT_EQ(ItemsUnder(kept[0].id), 3);
+}
+
+// The snapshot saved as "base" of the default namespace.
+storage::SnapshotRecord SavedSnapshot(storage::Database& db) {
+  std::vector<storage::SnapshotRecord> all = db.Snapshots().value();
+  EXPECT_EQ(all.size(), 1u);
+  return all.empty() ? storage::SnapshotRecord{} : all[0];
+}
+
+TEST_F(RecoveryTest, SnapshotCopiesNoSnapshotOwnsAreDroppedAtStartUp) {
+  ASSERT_TRUE(control::SaveSnapshot(server_.service(), "default", "base").ok());
+  const uint64_t saved_copy = SavedSnapshot(server_.db()).tables.at(0).id;
+  // What a save of "base" again leaves when killed after cloning Orders: a copy that only
+  // the unowned-copies record names.
+  TableDef stranded = orders_;
+  stranded.id = server_.catalog().AllocateId().value();
+  ASSERT_TRUE(server_.db()
+                  .PutUnownedCopies({"",
+                                     "base",
+                                     1'700'000'000'000,
+                                     {{stranded.id, "Orders", 1'700'000'000'000, 0, 0, stranded}}})
+                  .ok());
+  ASSERT_EQ(server_.db().CloneTable(orders_, stranded).value().item_count, 3);
+
+  ops::ResumeInterruptedWork(server_.service());
+
+  EXPECT_TRUE(server_.db().UnownedCopies().value().empty());
+  EXPECT_EQ(ItemsUnder(stranded.id), 0);
+  EXPECT_EQ(SavedSnapshot(server_.db()).tables.at(0).id, saved_copy);  // the saved one stays
+  EXPECT_EQ(ItemsUnder(saved_copy), 3);
+}
+
+TEST_F(RecoveryTest, ReplacedAndDeletedSnapshotsLeaveNoCopies) {
+  ASSERT_TRUE(control::SaveSnapshot(server_.service(), "default", "base").ok());
+  const uint64_t first = SavedSnapshot(server_.db()).tables.at(0).id;
+  ASSERT_TRUE(control::SaveSnapshot(server_.service(), "default", "base").ok());
+  const uint64_t second = SavedSnapshot(server_.db()).tables.at(0).id;
+  EXPECT_NE(first, second);
+  EXPECT_EQ(ItemsUnder(first), 0);
+  EXPECT_EQ(ItemsUnder(second), 3);
+  EXPECT_TRUE(server_.db().UnownedCopies().value().empty());
+
+  ASSERT_TRUE(control::DeleteSnapshot(server_.service(), "default", "base").ok());
+  EXPECT_TRUE(server_.db().Snapshots().value().empty());
+  EXPECT_EQ(ItemsUnder(second), 0);
+  EXPECT_TRUE(server_.db().UnownedCopies().value().empty());
 }
 
 }  // namespace
