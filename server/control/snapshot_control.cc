@@ -74,6 +74,18 @@ Status ReleaseCopies(Service& service, const storage::SnapshotRecord& copies) {
   return service.db().DeleteUnownedCopies(copies.scope, copies.name);
 }
 
+// Releases copies of (scope, name) still unowned because an earlier release failed, before
+// a save or a delete of that snapshot writes its own unowned-copies record over them.
+Status ReleaseEarlierCopies(Service& service, std::string_view scope, std::string_view name) {
+  DDBD_ASSIGN_OR_RETURN(std::vector<storage::SnapshotRecord> unowned, service.db().UnownedCopies());
+  for (const storage::SnapshotRecord& copies : unowned) {
+    if (copies.scope == scope && copies.name == name) {
+      DDBD_RETURN_IF_ERROR(ReleaseCopies(service, copies));
+    }
+  }
+  return OkStatus();
+}
+
 // `table` with fresh ids for itself and its indexes: where its copy is kept.
 Result<TableDef> CopyDefinition(Service& service, const TableDef& table) {
   TableDef copy = table;
@@ -204,6 +216,7 @@ Result<std::string> SaveSnapshot(Service& service, std::string_view name_space,
   DDBD_ASSIGN_OR_RETURN(std::string scope, Service::ScopeOfNamespace(name_space));
   DDBD_RETURN_IF_ERROR(CheckSnapshotName(name));
   std::lock_guard lock(SnapshotMutex());
+  DDBD_RETURN_IF_ERROR(ReleaseEarlierCopies(service, scope, name));
   storage::SnapshotRecord snapshot{scope, std::string(name), service.clock().NowMs(), {}};
   // Each copy is named among the unowned copies before its data is written, and the copies
   // become the snapshot's in one batch with the replaced snapshot's becoming unowned: a
@@ -259,6 +272,7 @@ Result<std::string> DeleteSnapshot(Service& service, std::string_view name_space
   DDBD_ASSIGN_OR_RETURN(std::string scope, Service::ScopeOfNamespace(name_space));
   std::lock_guard lock(SnapshotMutex());
   DDBD_ASSIGN_OR_RETURN(storage::SnapshotRecord snapshot, RequireSnapshot(service, scope, name));
+  DDBD_RETURN_IF_ERROR(ReleaseEarlierCopies(service, scope, name));
   DDBD_RETURN_IF_ERROR(service.db().CommitSnapshot(scope, name, std::nullopt, snapshot.tables));
   DDBD_RETURN_IF_ERROR(ReleaseCopies(service, snapshot));
   return RenderSnapshot(snapshot);

@@ -36,6 +36,17 @@ class RecoveryTest : public ::testing::Test {
     orders_ = *server_.catalog().Find("", "Orders");
   }
 
+  // A clone of Orders named only among the unowned copies of snapshot "base", as a save of
+  // it killed after cloning the table leaves; returns the clone's id.
+  uint64_t StrandedSnapshotCopy() {
+    TableDef stranded = orders_;
+    stranded.id = server_.catalog().AllocateId().value();
+    const storage::BackupRecord copy{stranded.id, "Orders", 1'700'000'000'000, 0, 0, stranded};
+    EXPECT_TRUE(server_.db().PutUnownedCopies({"", "base", 1'700'000'000'000, {copy}}).ok());
+    EXPECT_EQ(server_.db().CloneTable(orders_, stranded).value().item_count, 3);
+    return stranded.id;
+  }
+
   // A copy of Orders' items under a new id with a record as an operation cut short leaves
   // it: marked point-in-time (a point-in-time restore's copy, or a backup not yet complete).
   BackupRecord StrandedCopy(std::string name) {
@@ -120,22 +131,12 @@ storage::SnapshotRecord SavedSnapshot(storage::Database& db) {
 TEST_F(RecoveryTest, SnapshotCopiesNoSnapshotOwnsAreDroppedAtStartUp) {
   ASSERT_TRUE(control::SaveSnapshot(server_.service(), "default", "base").ok());
   const uint64_t saved_copy = SavedSnapshot(server_.db()).tables.at(0).id;
-  // What a save of "base" again leaves when killed after cloning Orders: a copy that only
-  // the unowned-copies record names.
-  TableDef stranded = orders_;
-  stranded.id = server_.catalog().AllocateId().value();
-  ASSERT_TRUE(server_.db()
-                  .PutUnownedCopies({"",
-                                     "base",
-                                     1'700'000'000'000,
-                                     {{stranded.id, "Orders", 1'700'000'000'000, 0, 0, stranded}}})
-                  .ok());
-  ASSERT_EQ(server_.db().CloneTable(orders_, stranded).value().item_count, 3);
+  const uint64_t stranded = StrandedSnapshotCopy();
 
   ops::ResumeInterruptedWork(server_.service());
 
   EXPECT_TRUE(server_.db().UnownedCopies().value().empty());
-  EXPECT_EQ(ItemsUnder(stranded.id), 0);
+  EXPECT_EQ(ItemsUnder(stranded), 0);
   EXPECT_EQ(SavedSnapshot(server_.db()).tables.at(0).id, saved_copy);  // the saved one stays
   EXPECT_EQ(ItemsUnder(saved_copy), 3);
 }
@@ -154,6 +155,16 @@ TEST_F(RecoveryTest, ReplacedAndDeletedSnapshotsLeaveNoCopies) {
   EXPECT_TRUE(server_.db().Snapshots().value().empty());
   EXPECT_EQ(ItemsUnder(second), 0);
   EXPECT_TRUE(server_.db().UnownedCopies().value().empty());
+}
+
+TEST_F(RecoveryTest, CopiesLeftUnownedAreReleasedBeforeTheSnapshotIsSavedAgain) {
+  const uint64_t left = StrandedSnapshotCopy();
+
+  ASSERT_TRUE(control::SaveSnapshot(server_.service(), "default", "base").ok());
+
+  EXPECT_EQ(ItemsUnder(left), 0);
+  EXPECT_TRUE(server_.db().UnownedCopies().value().empty());
+  EXPECT_EQ(ItemsUnder(SavedSnapshot(server_.db()).tables.at(0).id), 3);
 }
 
 }  // namespace
