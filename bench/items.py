@@ -110,13 +110,15 @@ def prepare(port, item_bytes):
                                for g in range(GROUPS) for n in range(GROUP_ITEMS)])
 
 
-def measure_op(server, op, item_bytes, seconds, run, profile=None):
-    """The workload's server CPU per request, counted from its start until the server is idle
-    again: the flushes and compactions its writes leave are its own, not the next row's. With
-    `profile` (a file name), the server is recorded by `perf record -g` meanwhile and the
-    figure carries how its time split (bench/perf_split.py)."""
+def measure_op(server, row, op, item_bytes, seconds, run, perf_dir=None):
+    """Row `row`'s figure: the workload's server CPU per request, counted from its start until
+    the server is idle again (the flushes and compactions its writes leave are its own, not the
+    next row's). With `perf_dir`, the server is recorded by `perf record -g` meanwhile (into
+    that folder) and the figure carries how its time split (bench/perf_split.py)."""
     recorder = None
-    if profile:
+    if perf_dir:
+        profile = os.path.join(perf_dir,
+                               f"{server.name.replace(' ', '-')}-{row}-{item_bytes}.data")
         recorder = subprocess.Popen(["perf", "record", "-F", "999", "-g", "-o", profile, "-p",
                                      str(server.proc.pid)],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -189,13 +191,6 @@ def answer(op, item_bytes):
     return "{}"
 
 
-def profile_file(perf_dir, server, row, item_bytes):
-    """Where a row's `perf record` goes, when profiles are asked for."""
-    if not perf_dir:
-        return None
-    return os.path.join(perf_dir, f"{server.name.replace(' ', '-')}-{row}-{item_bytes}.data")
-
-
 def measure(server, sizes, seconds, perf_dir=None):
     """The workloads' figures on a DynamoDB server, and its spawn time."""
     results = {"spawn": {"ms": spawn_ms(server)}}
@@ -207,9 +202,8 @@ def measure(server, sizes, seconds, perf_dir=None):
                 prepare(server.port, item_bytes)
                 settle(server)  # the preload's flushes and compactions belong to no row
                 prepared = item_bytes
-            results[(row, item_bytes)] = measure_op(
-                server, op, item_bytes, seconds, run,
-                profile_file(perf_dir, server, row, item_bytes))
+            results[(row, item_bytes)] = measure_op(server, row, op, item_bytes, seconds, run,
+                                                    perf_dir)
     finally:
         server.stop()
     return results
@@ -227,9 +221,8 @@ def measure_floor(name, binary, tmp, sizes, seconds, perf_dir=None):
         floor = Server(name, [binary, str(port), body], port, tmp)
         floor.start()
         try:
-            results[(row, item_bytes)] = measure_op(
-                floor, op, item_bytes, seconds, run,
-                profile_file(perf_dir, floor, row, item_bytes))
+            results[(row, item_bytes)] = measure_op(floor, row, op, item_bytes, seconds, run,
+                                                    perf_dir)
         finally:
             floor.stop()
     return results

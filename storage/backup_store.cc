@@ -70,6 +70,25 @@ Result<std::vector<SnapshotRecord>> ScanSnapshots(rocksdb::DB& db,
   return snapshots;
 }
 
+// The backup records whose keys start with `prefix` (kBackupPrefix, then perhaps a scope and
+// its \0), by scope then id.
+Result<std::vector<Database::ScopedBackup>> ScanBackups(rocksdb::DB& db,
+                                                        rocksdb::ColumnFamilyHandle* family,
+                                                        std::string_view prefix) {
+  std::vector<Database::ScopedBackup> backups;
+  std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), family));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    // kBackupPrefix ‖ scope ‖ \0 ‖ id (8 bytes)
+    const std::string_view key(it->key().data(), it->key().size());
+    if (key.size() < 10 || key[key.size() - 9] != '\0') continue;
+    DDBD_ASSIGN_OR_RETURN(BackupRecord backup,
+                          DecodeBackup(std::string_view(it->value().data(), it->value().size())));
+    backups.push_back({std::string(key.substr(1, key.size() - 10)), std::move(backup)});
+  }
+  if (!it->status().ok()) return StorageError(it->status());
+  return backups;
+}
+
 }  // namespace
 
 Result<std::vector<SnapshotRecord>> Database::Snapshots() {
@@ -144,29 +163,18 @@ Status Database::DeleteBackup(std::string_view scope, uint64_t backup_id) {
 }
 
 Result<std::vector<BackupRecord>> Database::Backups(std::string_view scope) {
-  DDBD_ASSIGN_OR_RETURN(std::vector<ScopedBackup> all, AllBackups());
+  std::string prefix(1, kBackupPrefix);
+  prefix.append(scope);
+  prefix.push_back('\0');
+  DDBD_ASSIGN_OR_RETURN(std::vector<ScopedBackup> scoped,
+                        ScanBackups(*impl_->db, impl_->catalog, prefix));
   std::vector<BackupRecord> backups;
-  for (ScopedBackup& scoped : all) {
-    if (scoped.scope == scope) backups.push_back(std::move(scoped.backup));
-  }
+  for (ScopedBackup& entry : scoped) backups.push_back(std::move(entry.backup));
   return backups;
 }
 
 Result<std::vector<Database::ScopedBackup>> Database::AllBackups() {
-  const std::string prefix(1, kBackupPrefix);
-  std::vector<ScopedBackup> backups;
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(rocksdb::ReadOptions(), impl_->catalog));
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
-    // prefix ‖ scope ‖ \0 ‖ id (8 bytes)
-    const std::string_view key(it->key().data(), it->key().size());
-    if (key.size() < prefix.size() + 9 || key[key.size() - 9] != '\0') continue;
-    DDBD_ASSIGN_OR_RETURN(BackupRecord backup,
-                          DecodeBackup(std::string_view(it->value().data(), it->value().size())));
-    backups.push_back({std::string(key.substr(1, key.size() - 10)), std::move(backup)});
-  }
-  if (!it->status().ok()) return StorageError(it->status());
-  return backups;
+  return ScanBackups(*impl_->db, impl_->catalog, std::string(1, kBackupPrefix));
 }
 
 }  // namespace ddbd::storage
